@@ -1,0 +1,34 @@
+"""Game-agnostic players: random, flat Monte Carlo, and UCT with RAVE.
+
+>>> from engine.star import Position
+>>> player = make_player("flat", seed=1, playouts="50")
+>>> result = player.genmove(Position(3), Limits())
+>>> result.playouts
+50
+"""
+
+from __future__ import annotations
+
+from engine.search.base import Limits, Player, SearchResult
+from engine.search.simple import FlatPlayer, RandomPlayer
+
+_PLAYERS: dict[str, type[Player]] = {"random": RandomPlayer, "flat": FlatPlayer}
+try:  # the UCT player arrives with the search issue
+    from engine.search.uct import UctPlayer
+
+    _PLAYERS["uct"] = UctPlayer
+except ModuleNotFoundError as exc:
+    if exc.name != "engine.search.uct":
+        raise
+
+PLAYERS: tuple[str, ...] = tuple(_PLAYERS)
+
+
+def make_player(name: str, seed: int | None = None, **params: str) -> Player:
+    """A fresh player by name; ValueError for an unknown name or parameter."""
+    if name not in _PLAYERS:
+        raise ValueError(f"unknown player {name!r} (known: {', '.join(PLAYERS)})")
+    return _PLAYERS[name](seed, **params)
+
+
+__all__ = ["Limits", "Player", "SearchResult", "PLAYERS", "make_player"]
