@@ -30,6 +30,9 @@ class SearchResult:
     """Estimated chance of winning for the side that moved."""
     pv: list = field(default_factory=list)
     """The expected continuation, starting with ``move``."""
+    root: dict = field(default_factory=dict)
+    """Root statistics ``move -> (visits, wins)`` for merging the results of
+    several workers (root parallelism); empty for players without them."""
 
 
 class Budget:
