@@ -30,7 +30,7 @@ class Position:
     game = "star"
 
     __slots__ = ("geometry", "board", "to_move", "history", "black_bits", "white_bits",
-                 "_bit_of", "_empty_count")
+                 "_bit_of", "_empty_count", "_movers")
 
     def __init__(self, rings: int = 10) -> None:
         self.geometry: Geometry = geometry(rings)  # raises BadSize
@@ -43,6 +43,7 @@ class Position:
         self.white_bits = 0
         self._bit_of = layout(rings).bit_of
         self._empty_count = self.geometry.cell_count
+        self._movers: list[int] = []  # to_move before each move, so undo restores it
 
     @property
     def rings(self) -> int:
@@ -107,6 +108,7 @@ class Position:
             else:
                 self.white_bits |= self._bit_of[move]
         self.history.append((colour, move))
+        self._movers.append(self.to_move)
         self.to_move = opponent(colour)
 
     def undo(self) -> None:
@@ -121,7 +123,7 @@ class Position:
                 self.black_bits &= ~self._bit_of[move]
             else:
                 self.white_bits &= ~self._bit_of[move]
-        self.to_move = colour
+        self.to_move = self._movers.pop()
 
     def winner(self) -> int | None:
         """The winner by the conventional score with no komi (quark tie-break);
@@ -141,6 +143,7 @@ class Position:
         other.white_bits = self.white_bits
         other._bit_of = self._bit_of
         other._empty_count = self._empty_count
+        other._movers = self._movers.copy()
         return other
 
     def perft(self, depth: int) -> int:

@@ -1,0 +1,198 @@
+"""Scoring: the seed's worked examples, invariants on thousands of random full
+boards, partial boards, komi and the protocol's result string."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.colour import BLACK, WHITE
+from engine.star import Position, geometry, score
+from engine.star.playout import layout, score_full
+from tests.star_reference import reference_score
+
+DATA = Path(__file__).parent / "data" / "star_examples.txt"
+
+
+def load_examples() -> list[dict]:
+    records, current = [], None
+    for line in DATA.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        if key == "name":
+            current = {"name": rest, "star": []}
+            records.append(current)
+        elif key == "star":
+            current["star"].append(rest)
+        else:
+            current[key] = rest
+    return records
+
+
+def position_from(record: dict) -> Position:
+    p = Position(int(record["rings"]))
+    for colour, key in ((BLACK, "black"), (WHITE, "white")):
+        for label in record[key].split():
+            p.play(p.parse_move(label), colour)
+    return p
+
+
+def pair(text: str) -> tuple[float, float]:
+    b, w = text.split()
+    return float(b), float(w)
+
+
+@pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
+def test_worked_examples(record):
+    p = position_from(record)
+    s = score(p)
+    assert (s.black.peris, s.white.peris) == pair(record["peris"])
+    assert (s.black.quarks, s.white.quarks) == pair(record["quarks"])
+    assert (s.black.quark_peri, s.white.quark_peri) == pair(record["quark_peri"])
+    assert (s.black.stars, s.white.stars) == pair(record["stars"])
+    assert (s.conventional[BLACK], s.conventional[WHITE]) == pair(record["conventional"])
+    assert (s.simplified[BLACK], s.simplified[WHITE]) == pair(record["simplified"])
+    assert (s.schmittberger[BLACK], s.schmittberger[WHITE]) == pair(record["schmittberger"])
+    assert s.gtp_result() == record["result"]
+    g = p.geometry
+    listing = [f"{'black' if st.colour == BLACK else 'white'} {st.quarks} "
+               + " ".join(g.labels[c] for c in st.pericells) for st in s.stars]
+    assert listing == record["star"]
+    # The reference agrees on the totals.
+    ref = reference_score(p.board, g)
+    for colour, mine in ((BLACK, s.black), (WHITE, s.white)):
+        assert (ref[colour]["peris"], ref[colour]["quarks"], ref[colour]["stars"]) == (
+            mine.peris, mine.quarks, mine.stars)
+
+
+def test_example_two_dead_stone():
+    record = load_examples()[1]
+    p = position_from(record)
+    s = score(p)
+    s43 = p.parse_move("S43")
+    assert p.board[s43] == BLACK
+    assert (s43,) in s.dead_groups
+    assert any(st.colour == WHITE and s43 in st.pericells for st in s.stars)
+
+
+def random_full_board(rings: int, rng: random.Random) -> Position:
+    p = Position(rings)
+    cells = list(range(p.geometry.cell_count))
+    rng.shuffle(cells)
+    for i, c in enumerate(cells):
+        p.play(c, BLACK if i % 2 == 0 else WHITE)
+    return p
+
+
+def transformed(p: Position, mapping) -> Position:
+    q = Position(p.rings)
+    for colour, move in p.history:
+        q.play(mapping[move], colour)
+    return q
+
+
+@pytest.mark.parametrize("rings", [6, 8, 10])
+def test_random_full_boards(rings):
+    rng = random.Random(1000 + rings)
+    g = geometry(rings)
+    lay = layout(rings)
+    symmetries = g.symmetries()[1:]
+    for _ in range(1000):
+        p = random_full_board(rings, rng)
+        s = score(p)
+        b, w = s.conventional[BLACK], s.conventional[WHITE]
+        assert b + w == len(g.perimeter) + 1
+        assert s.simplified[BLACK] - s.simplified[WHITE] == b - w == s.margin
+        assert s.schmittberger[BLACK] == b - w == -s.schmittberger[WHITE]
+        assert s.winner is not None  # five quarks: somebody has three
+        ref = reference_score(p.board, g)
+        for colour, mine in ((BLACK, s.black), (WHITE, s.white)):
+            assert (ref[colour]["peris"], ref[colour]["quarks"], ref[colour]["quark_peri"],
+                    ref[colour]["stars"]) == (mine.peris, mine.quarks, mine.quark_peri, mine.stars)
+            assert ref[colour]["conventional"] == s.conventional[colour]
+        fast = score_full(p.black_bits, p.white_bits, lay)
+        assert fast.peris == (s.black.peris, s.white.peris)
+        assert fast.stars == (s.black.stars, s.white.stars)
+        assert fast.quarks == (s.black.quarks, s.white.quarks)
+        assert fast.conventional == (b, w) and fast.winner == s.winner
+        moved = score(transformed(p, rng.choice(symmetries)))
+        assert (moved.black, moved.white) == (s.black, s.white)
+
+
+def test_random_partial_boards_match_reference():
+    rng = random.Random(5)
+    for rings in (2, 3, 4, 6, 10):
+        g = geometry(rings)
+        for _ in range(150):
+            p = Position(rings)
+            for c in range(g.cell_count):
+                r = rng.random()
+                if r < 0.35:
+                    p.play(c, BLACK)
+                elif r < 0.7:
+                    p.play(c, WHITE)
+            s = score(p, komi=0.5)
+            ref = reference_score(p.board, g, komi=0.5)
+            for colour, mine in ((BLACK, s.black), (WHITE, s.white)):
+                assert (ref[colour]["peris"], ref[colour]["quarks"], ref[colour]["stars"]) == (
+                    mine.peris, mine.quarks, mine.stars)
+                assert ref[colour]["conventional"] == s.conventional[colour]
+            assert sum(len(st.pericells) for st in s.stars) == s.black.peris + s.white.peris
+
+
+def play(p: Position, colour: int, labels: str) -> None:
+    for label in labels.split():
+        p.play(p.parse_move(label), colour)
+
+
+def test_region_enclosed_by_one_colour_counts_for_it():
+    # Black holds the whole 2-ring edge except *21, which it encloses.
+    p = Position(2)
+    play(p, BLACK, "*20 S20 S21 T20 T21 A20 A21 R20 R21")
+    s = score(p)
+    assert s.black.stars == 1 and s.black.peris == 10 and s.black.quarks == 5
+    assert s.white.peris == 0
+    assert s.conventional[BLACK] == 10 + 1 - 2 and s.conventional[WHITE] == 2
+    assert [p.geometry.labels[c] for c in s.stars[0].pericells][:2] == ["*20", "*21"]
+
+
+def test_region_touching_both_colours_counts_for_nobody():
+    p = Position(2)
+    play(p, BLACK, "S20 S21 T20")
+    play(p, WHITE, "A20 A21 R20")
+    s = score(p)
+    # The empty cells *20 *21 T21 R21 and ring 1 form one region touching both stars.
+    assert s.black.peris == 3 and s.white.peris == 3
+    assert s.black.stars == 1 and s.white.stars == 1
+
+
+def test_enclosure_needs_both_ends():
+    # A black star occupying S20..S21 does not own the neighbouring empty *21
+    # when that region also reaches a white star.
+    p = Position(2)
+    play(p, BLACK, "S20 S21")
+    play(p, WHITE, "A20 A21")
+    s = score(p)
+    assert (s.black.peris, s.white.peris) == (2, 2)
+
+
+def test_empty_board_and_komi_results():
+    assert score(Position(4)).gtp_result() == "0"
+    assert score(Position(4), komi=0.5).gtp_result() == "W+0.5"
+    assert score(Position(4), komi=-3).gtp_result() == "B+3"
+    assert score(Position(4), komi=0.1).gtp_result() == "W+0.1"
+
+
+def test_zero_margin_goes_to_more_quarks():
+    p = Position(2)
+    play(p, BLACK, "*20 *21 S20 S21 T20")  # 5 peris, 3 quarks, quark peri
+    play(p, WHITE, "T21 A20 A21 R20 R21")  # 5 peris, 2 quarks
+    s = score(p)
+    assert s.conventional[BLACK] == 6 and s.conventional[WHITE] == 5
+    s = score(p, komi=1)
+    assert s.margin == 0 and s.winner == BLACK and s.gtp_result() == "B+0"
+    q = Position(2)
+    play(q, WHITE, "*20 *21 S20 S21 T20")
+    play(q, BLACK, "T21 A20 A21 R20 R21")
+    assert score(q, komi=-1).gtp_result() == "W+0"
