@@ -1,0 +1,43 @@
+"""``stargtp demo``: play one random *Star game and print the board and its
+score breakdown in all three systems. A quick look at the rules core."""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from engine.colour import BLACK, WHITE
+from engine.star import Position, score
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=int, default=6, help="rings, 2..10 (default 6)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--komi", type=float, default=0.0)
+
+
+def breakdown(position: Position, komi: float) -> str:
+    s = score(position, komi)
+    g = position.geometry
+    lines = []
+    for colour, name in ((BLACK, "black"), (WHITE, "white")):
+        c = s.of(colour)
+        lines.append(f"{name}: {c.stars} stars, {c.peris} peris, {c.quarks} quarks, "
+                     f"quark peri {c.quark_peri}; conventional {s.conventional[colour]:g}, "
+                     f"simplified {s.simplified[colour]:g}, Schmittberger {s.schmittberger[colour]:+g}")
+    for star in s.stars:
+        owner = "black" if star.colour == BLACK else "white"
+        lines.append(f"  {owner} star: {len(star.pericells)} peris, {star.quarks} quarks: "
+                     + " ".join(g.labels[c] for c in star.pericells))
+    lines.append(f"result: {s.gtp_result()}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    position = Position(args.size)
+    while not position.is_over():
+        position.play(rng.choice(position.legal_moves()))
+    print(position.render_text())
+    print(breakdown(position, args.komi))
+    return 0
