@@ -157,9 +157,11 @@ def _perimeter_groups(mask: int, lay: Layout) -> tuple[int, int, int]:
     seeds = mask & peri
     # A pericell with no neighbour of its colour is a dead group on its own:
     # find them all at once instead of flood-filling each.
-    left = mask << 1
-    right = mask >> 1
-    near = left | right | (mask | right) << width | (mask | left) >> width
+    # Hex neighbours in axial coordinates: (+-1, 0) in the row; (0, +1) and
+    # (-1, +1) in the row above; (0, -1) and (+1, -1) in the row below.
+    up = mask | mask >> 1
+    down = mask | mask << 1
+    near = mask >> 1 | mask << 1 | up << width | down >> width
     near |= ray_to_ghost[near & ray] | ghost_to_ray[near & ghost]
     dead = seeds & ~near
     seeds ^= dead
@@ -168,9 +170,9 @@ def _perimeter_groups(mask: int, lay: Layout) -> tuple[int, int, int]:
     while seeds:
         group = seeds & -seeds
         while True:
-            left = group << 1
-            right = group >> 1
-            grown = (group | left | right | (group | right) << width | (group | left) >> width) & mask
+            up = group | group >> 1
+            down = group | group << 1
+            grown = (up | down | up << width | down >> width) & mask
             if grown & across:
                 grown |= ray_to_ghost[grown & ray] | ghost_to_ray[grown & ghost]
             if grown & ring1:
