@@ -1,0 +1,222 @@
+"""A scripted engine for the match runner's tests: plays random legal moves,
+and misbehaves on purpose when told to.
+
+    python fake_engine.py [--mode MODE] [--at N] [--seed S] [--delay SECONDS]
+                          [--once-file PATH] [--stderr-bytes K] [--echo-time]
+                          [--move-delay SECONDS]
+
+It speaks the protocol on stdin/stdout with the rules core from ``engine``
+(so its legal moves are the referee's). ``--at N`` picks its N-th ``genmove``
+(or, for ``reject``, its N-th ``play``) of each game as the moment to
+misbehave. With ``--once-file`` it misbehaves only if that file does not
+exist yet, and creates it when it does, so a restarted engine plays normally.
+
+Modes: ``random`` (never misbehaves), ``illegal`` (an occupied cell),
+``garbage`` (text that is no move), ``silent`` (never answers), ``slow``
+(answers after ``--delay`` seconds), ``die`` (exits with status 3), ``close``
+(closes stdout, keeps running), ``error`` (``? engine failure``), ``huge``
+(a 2 MB answer), ``trickle`` (one byte every 0.1 s, forever), ``resign``,
+``reject`` (``? illegal move`` to a legal ``play``), ``badscore`` (a wrong
+``final_score``), ``pass`` (always passes), ``crlf`` (CRLF line ends, no ids:
+sloppy but acceptable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine.colour import parse_colour  # noqa: E402
+from engine.errors import GameError  # noqa: E402
+from engine.games import new_position  # noqa: E402
+
+MODES = ("random", "illegal", "garbage", "silent", "slow", "die", "close", "error", "huge",
+         "trickle", "resign", "reject", "badscore", "pass", "crlf")
+
+
+class FakeEngine:
+    """One engine state; ``handle`` answers one command line."""
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        self.options = options
+        self.rng = random.Random(options.seed)
+        self.game = "star"
+        self.size = 4
+        self.komi = 0.0
+        self.position = new_position(self.game, self.size)
+        self.genmoves = 0
+        self.plays = 0
+
+    def misbehave_now(self, count: int) -> bool:
+        options = self.options
+        if options.mode in ("random", "crlf", "pass", "badscore") or count != options.at:
+            return False
+        if options.once_file:
+            if os.path.exists(options.once_file):
+                return False
+            Path(options.once_file).write_text("done\n")
+        return True
+
+    def new_game(self) -> None:
+        self.position = new_position(self.game, self.size)
+        self.genmoves = 0
+        self.plays = 0
+
+    def handle(self, name: str, args: list[str]) -> tuple[bool, str]:
+        """``(ok, text)`` for one command; special modes act inside."""
+        if name == "protocol_version":
+            return True, "2"
+        if name == "name":
+            return True, f"fake-{self.options.mode}"
+        if name == "version":
+            return True, "1"
+        if name == "list_commands":
+            return True, "\n".join(COMMANDS)
+        if name == "known_command":
+            return True, "true" if args and args[0] in COMMANDS else "false"
+        if name == "game":
+            self.game = args[0]
+            self.new_game()
+            return True, ""
+        if name == "boardsize":
+            try:
+                self.size = int(args[0])
+                self.new_game()
+            except (ValueError, IndexError, GameError):
+                return False, "unacceptable size"
+            return True, ""
+        if name == "clear_board":
+            self.new_game()
+            return True, ""
+        if name == "komi":
+            self.komi = float(args[0])
+            return True, ""
+        if name in ("time_settings", "time_left", "kgs-time_settings"):
+            if self.options.echo_time:
+                sys.stderr.write(" ".join([name, *args]) + "\n")
+                sys.stderr.flush()
+            return True, ""
+        if name == "play":
+            self.plays += 1
+            if self.options.mode == "reject" and self.misbehave_now(self.plays):
+                return False, "illegal move"
+            try:
+                colour = parse_colour(args[0])
+                self.position.play(self.position.parse_move(args[1]), colour)
+            except (ValueError, IndexError, GameError):
+                return False, "illegal move"
+            return True, ""
+        if name == "genmove":
+            return self.genmove(parse_colour(args[0]))
+        if name == "final_score":
+            from engine.star.scoring import score
+
+            result = score(self.position, self.komi).gtp_result()
+            if self.options.mode == "badscore":
+                result = "W+99" if not result.startswith("W") else "B+99"
+            return True, result
+        if name == "quit":
+            return True, ""
+        return False, "unknown command"
+
+    def genmove(self, colour: int) -> tuple[bool, str]:
+        self.genmoves += 1
+        mode = self.options.mode
+        if mode == "pass":
+            return self.play_move(colour, "pass")
+        if not self.misbehave_now(self.genmoves):
+            return self.play_random(colour)
+        if mode == "illegal":
+            occupied = [m for _, m in self.position.history if self.position.format_move(m) != "pass"]
+            return True, self.position.format_move(occupied[0]) if occupied else "pass pass"
+        if mode == "garbage":
+            return True, "@@ not-a-move"
+        if mode == "silent":
+            while True:
+                time.sleep(3600)
+        if mode == "slow":
+            time.sleep(self.options.delay)
+            return self.play_random(colour)
+        if mode == "die":
+            os._exit(3)
+        if mode == "close":
+            sys.stdout.flush()
+            os.close(1)
+            for _ in sys.stdin:  # keep running, reading, never answering
+                pass
+            os._exit(0)
+        if mode == "error":
+            return False, "engine failure"
+        if mode == "huge":
+            return True, "x" * 2_000_000
+        if mode == "trickle":
+            while True:
+                os.write(1, b"=")
+                time.sleep(0.1)
+        if mode == "resign":
+            return True, "resign"
+        return self.play_random(colour)
+
+    def play_random(self, colour: int) -> tuple[bool, str]:
+        moves = self.position.legal_moves()
+        if not moves:
+            return self.play_move(colour, "pass")
+        move = self.rng.choice(moves)
+        self.position.play(move, colour)
+        return True, self.position.format_move(move)
+
+    def play_move(self, colour: int, text: str) -> tuple[bool, str]:
+        self.position.play(self.position.parse_move(text), colour)
+        return True, text
+
+
+COMMANDS = ("protocol_version", "name", "version", "list_commands", "known_command", "game",
+            "boardsize", "clear_board", "komi", "play", "genmove", "final_score", "time_settings",
+            "time_left", "kgs-time_settings", "quit")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=MODES, default="random")
+    parser.add_argument("--at", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--once-file", default=None)
+    parser.add_argument("--stderr-bytes", type=int, default=0,
+                        help="write this many bytes to stderr for every command")
+    parser.add_argument("--echo-time", action="store_true",
+                        help="copy every time_settings / time_left command to stderr")
+    parser.add_argument("--move-delay", type=float, default=0.0,
+                        help="sleep this long before every genmove answer")
+    options = parser.parse_args()
+    engine = FakeEngine(options)
+    newline = "\r\n" if options.mode == "crlf" else "\n"
+    for raw in sys.stdin:
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        command_id = words.pop(0) if words[0].isdigit() else ""
+        if options.mode == "crlf":
+            command_id = ""
+        if options.stderr_bytes:
+            sys.stderr.write("e" * (options.stderr_bytes - 1) + "\n")
+            sys.stderr.flush()
+        if words[0] == "genmove" and options.move_delay:
+            time.sleep(options.move_delay)
+        ok, text = engine.handle(words[0], words[1:])
+        answer = ("=" if ok else "?") + command_id + (" " + text if text else "")
+        sys.stdout.write(answer.replace("\n", newline) + newline + newline)
+        sys.stdout.flush()
+        if words[0] == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main()
