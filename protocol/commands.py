@@ -1,0 +1,326 @@
+"""The command handlers: argument parsing, the session's state, the answer text.
+
+Every handler is ``handler(session, args) -> str`` (or a coroutine for the
+commands that search). It raises :class:`GtpError` (or an engine error, which
+the registry maps to its standard text) and changes nothing when it fails.
+:data:`COMMANDS` lists them all; docs/protocol.md documents each one.
+
+Commands stay game-agnostic by going through the position API and
+``engine.games``; only ``list_stars`` is *Star-specific.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
+
+from engine.colour import colour_name, parse_colour
+from engine.errors import GameError
+from engine.games import GAMES, game_module
+from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
+from protocol.registry import CommandRegistry, GtpError, syntax_error
+
+if TYPE_CHECKING:
+    from protocol.session import Session
+
+Args = tuple[str, ...]
+
+ENGINE_NAME = "stargtp"
+PROTOCOL_VERSION = "2"
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_MAX_INTEGER_DIGITS = 18  # keeps int() far from Python's digit limit; bigger is out of range anyway
+
+MAX_PERFT_DEPTH = 1000
+
+
+def engine_version() -> str:
+    try:
+        return metadata.version("stargtp")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+# -- argument parsing -------------------------------------------------------------
+
+
+def expect_count(args: Args, *counts: int) -> None:
+    """Fail unless there are exactly one of ``counts`` arguments."""
+    if len(args) in counts:
+        return
+    if counts == (0,):
+        raise syntax_error("expected no arguments")
+    wanted = " or ".join(str(c) for c in counts)
+    plural = "" if counts == (1,) else "s"
+    raise syntax_error(f"expected {wanted} argument{plural}")
+
+
+def parse_int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """A decimal integer (ASCII digits only), optionally range-checked."""
+    if not _INTEGER.fullmatch(text):
+        raise syntax_error("expected an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > _MAX_INTEGER_DIGITS:
+        raise syntax_error("integer out of range")
+    value = int(text)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        if maximum is None:
+            raise syntax_error(f"expected an integer >= {minimum}")
+        raise syntax_error(f"expected an integer from {minimum} to {maximum}")
+    return value
+
+
+def parse_number(text: str, minimum: float | None = None) -> float:
+    """A finite decimal number such as ``6.5``, ``-3`` or ``1e2``."""
+    if not _NUMBER.fullmatch(text):
+        raise syntax_error("expected a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise syntax_error("number out of range")
+    if minimum is not None and value < minimum:
+        raise syntax_error(f"expected a number >= {minimum:g}")
+    return value
+
+
+def parse_colour_arg(text: str) -> int:
+    try:
+        return parse_colour(text)
+    except ValueError:
+        raise syntax_error("invalid colour") from None
+
+
+# -- the required commands -------------------------------------------------------
+
+
+def protocol_version(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return PROTOCOL_VERSION
+
+
+def name(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return ENGINE_NAME
+
+
+def version(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return engine_version()
+
+
+def known_command(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    return "true" if args[0] in session.registry else "false"
+
+
+def list_commands(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return "\n".join(session.registry.names())
+
+
+def quit_(session: Session, args: Args) -> str:
+    # Arguments are ignored: a controller that wants to leave should be let go.
+    session.quit_requested = True
+    return ""
+
+
+def boardsize(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    if not _INTEGER.fullmatch(args[0]):
+        raise syntax_error("expected an integer")
+    digits = args[0].lstrip("+-").lstrip("0")
+    if len(digits) > _MAX_INTEGER_DIGITS:
+        raise GtpError("unacceptable size")
+    session.new_game(size=int(args[0]))  # BadSize -> unacceptable size
+    return ""
+
+
+def clear_board(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    session.new_game(size=session.position.size)
+    return ""
+
+
+def komi(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    session.komi = parse_number(args[0])
+    return ""
+
+
+def play(session: Session, args: Args) -> str:
+    expect_count(args, 2)
+    colour = parse_colour_arg(args[0])
+    position = session.position
+    move = position.parse_move(args[1])  # IllegalMove for malformed or off-board text
+    position.play(move, colour)
+    return ""
+
+
+async def genmove(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    return await session.generate_move(parse_colour_arg(args[0]), play=True)
+
+
+# -- tournament commands ----------------------------------------------------------
+
+
+def undo(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    session.position.undo()  # CannotUndo -> cannot undo
+    return ""
+
+
+def final_score(session: Session, args: Args) -> str:
+    """The game's own scorer: *Star scores any position (komi included); the
+    Amazons scorer only finished or settled games, else ``cannot score``."""
+    expect_count(args, 0)
+    position = session.position
+    module = game_module(position.game)
+    try:
+        if position.game == "star":
+            result = module.score(position, session.komi)
+        else:  # komi is a *Star notion
+            result = module.score(position)
+        return result.gtp_result()
+    except GameError:
+        raise GtpError("cannot score") from None
+
+
+def showboard(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return "\n" + session.position.render_text()
+
+
+def time_settings(session: Session, args: Args) -> str:
+    expect_count(args, 3)
+    main = parse_number(args[0], minimum=0)
+    period = parse_number(args[1], minimum=0)
+    stones = parse_int(args[2], minimum=0)
+    session.clock.set_control(TimeControl.canadian(main, period, stones))
+    return ""
+
+
+def kgs_time_settings(session: Session, args: Args) -> str:
+    if not args:
+        raise syntax_error("expected a time system")
+    system, values = args[0].lower(), args[1:]
+    if system == "none":
+        expect_count(values, 0)
+        control = TimeControl()
+    elif system == "absolute":
+        expect_count(values, 1)
+        control = TimeControl(ABSOLUTE, parse_number(values[0], minimum=0))
+    elif system == "byoyomi":
+        expect_count(values, 3)
+        main = parse_number(values[0], minimum=0)
+        period = parse_number(values[1], minimum=0)
+        periods = parse_int(values[2], minimum=0)
+        if period == 0 or periods == 0:
+            control = TimeControl(ABSOLUTE, main)
+        else:
+            control = TimeControl(BYOYOMI, main, period, periods)
+    elif system == "canadian":
+        expect_count(values, 3)
+        main = parse_number(values[0], minimum=0)
+        period = parse_number(values[1], minimum=0)
+        stones = parse_int(values[2], minimum=0)
+        control = TimeControl.canadian(main, period, stones)
+    else:
+        raise syntax_error("unknown time system")
+    session.clock.set_control(control)
+    return ""
+
+
+def time_left(session: Session, args: Args) -> str:
+    expect_count(args, 3)
+    colour = parse_colour_arg(args[0])
+    seconds = parse_number(args[1])  # may be negative once a clock has run out
+    stones = parse_int(args[2], minimum=0)
+    session.clock.set_time_left(colour, max(seconds, 0.0), stones)
+    return ""
+
+
+async def reg_genmove(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    return await session.generate_move(parse_colour_arg(args[0]), play=False)
+
+
+# -- extensions -----------------------------------------------------------------------
+
+
+def list_stars(session: Session, args: Args) -> str:
+    """One line per star: colour, peris, quarks, owned pericells."""
+    expect_count(args, 0, 1)
+    only = parse_colour_arg(args[0]) if args else None
+    position = session.position
+    if position.game != "star":
+        raise GtpError("list_stars is only available for star")
+    from engine.star.scoring import score
+
+    lines = []
+    for star in score(position, session.komi).stars:
+        if only is not None and star.colour != only:
+            continue
+        cells = " ".join(position.format_move(cell) for cell in star.pericells)
+        lines.append(f"{colour_name(star.colour)} {len(star.pericells)} {star.quarks} {cells}")
+    return "\n".join(lines)
+
+
+async def perft(session: Session, args: Args) -> str:
+    expect_count(args, 1)
+    depth = parse_int(args[0], minimum=0, maximum=MAX_PERFT_DEPTH)
+    return str(await session.perft(depth))
+
+
+def gogui_interrupt(session: Session, args: Args) -> str:
+    """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
+    expect_count(args, 0)
+    return ""
+
+
+def game(session: Session, args: Args) -> str:
+    expect_count(args, 0, 1)
+    if not args:
+        return session.position.game
+    wanted = args[0].lower()
+    if wanted not in GAMES:
+        raise GtpError(f"unknown game (known: {', '.join(GAMES)})")
+    session.new_game(wanted)  # GameError while the game is not built
+    return ""
+
+
+COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("protocol_version", protocol_version),
+    ("name", name),
+    ("version", version),
+    ("known_command", known_command),
+    ("list_commands", list_commands),
+    ("quit", quit_),
+    ("boardsize", boardsize),
+    ("clear_board", clear_board),
+    ("komi", komi),
+    ("play", play),
+    ("genmove", genmove),
+    ("undo", undo),
+    ("final_score", final_score),
+    ("showboard", showboard),
+    ("time_settings", time_settings),
+    ("time_left", time_left),
+    ("kgs-time_settings", kgs_time_settings),
+    ("reg_genmove", reg_genmove),
+    ("list_stars", list_stars),
+    ("perft", perft),
+    ("gogui-interrupt", gogui_interrupt),
+    ("game", game),
+)
+
+
+def install(registry: CommandRegistry, session: Session) -> None:
+    """Register every command, bound to ``session``."""
+    for command_name, handler in COMMANDS:
+        registry.register(command_name, functools.partial(handler, session))
+

@@ -1,0 +1,155 @@
+"""Helpers shared by the protocol server tests: golden transcripts, running
+lines through a session in process, and starting ``stargtp serve``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from protocol import server
+from protocol.server import Conversation
+from protocol.session import Session, SessionConfig
+
+REPO = Path(__file__).resolve().parent.parent
+TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
+
+HANG_SECONDS = 60.0
+"""Generous limit that only catches a hang, never a slow machine."""
+
+# A well-framed response: "=" or "?", an optional id, an optional text, then
+# further lines that are not empty, then the blank line.
+RESPONSE = re.compile(rb"[=?](0|[1-9][0-9]*)?( [^\n]*)?\n([^\n]+\n)*\n")
+
+
+def serve_command(*options: str) -> list[str]:
+    """The command line of a real ``stargtp serve`` subprocess."""
+    return [sys.executable, "-m", "protocol.cli", "serve", *options]
+
+
+def subprocess_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def config_for(options: list[str]) -> SessionConfig:
+    """The SessionConfig that ``stargtp serve OPTIONS`` would use."""
+    parser = argparse.ArgumentParser()
+    server.add_arguments(parser)
+    return server.config_from_args(parser.parse_args(options))
+
+
+# -- transcripts -----------------------------------------------------------------
+
+_ESCAPE = re.compile(rb"\\(\\|t|r|x[0-9a-fA-F]{2}|\{[0-9]+\*[^}]*\})")
+
+
+def unescape(text: str) -> bytes:
+    """Decode the transcript escapes (tests/transcripts/README.md)."""
+
+    def replace(match: re.Match[bytes]) -> bytes:
+        code = match.group(1)
+        if code == b"\\":
+            return b"\\"
+        if code == b"t":
+            return b"\t"
+        if code == b"r":
+            return b"\r"
+        if code.startswith(b"x"):
+            return bytes([int(code[1:], 16)])
+        count, _, body = code[1:-1].partition(b"*")
+        return body * int(count)
+
+    return _ESCAPE.sub(replace, text.encode("utf-8"))
+
+
+@dataclass
+class Transcript:
+    name: str
+    options: list[str]
+    input: bytes
+    output: bytes
+
+
+def load_transcript(path: Path) -> Transcript:
+    options: list[str] = []
+    sent: list[bytes] = []
+    expected: list[bytes] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("!options"):
+            options = line.split()[1:]
+        elif line[0] in "<>" and (len(line) == 1 or line[1] == " "):
+            data = unescape(line[2:]) + b"\n"
+            (sent if line[0] == ">" else expected).append(data)
+        else:
+            raise ValueError(f"{path.name}:{number}: not a transcript line: {line!r}")
+    return Transcript(path.stem, options, b"".join(sent), b"".join(expected))
+
+
+# -- in process --------------------------------------------------------------------
+
+
+async def converse(data: bytes, config: SessionConfig = SessionConfig(),
+                   chunks: list[int] | None = None) -> tuple[bytes, Session]:
+    """Run ``data`` through a fresh session as a transport would (optionally cut
+    into chunks of the given sizes) until the conversation finishes; return the
+    output and the (closed) session."""
+    output = bytearray()
+    finished = asyncio.Event()
+    session = Session(config, log=lambda text: None)
+    conversation = Conversation(session, output.extend, finished.set)
+    position = 0
+    for size in chunks or [len(data)]:
+        conversation.feed(data[position:position + size])
+        position += size
+    conversation.feed(data[position:])
+    conversation.end_of_input()
+    try:
+        await asyncio.wait_for(finished.wait(), HANG_SECONDS)
+    finally:
+        await conversation.close()
+    return bytes(output), session
+
+
+def run_serve(data: bytes, options: list[str], stdin_path: Path | None = None) -> bytes:
+    """Run a real ``stargtp serve`` on ``data`` (or on a file as stdin) and
+    return its stdout."""
+    kwargs = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                  env=subprocess_env(), timeout=HANG_SECONDS)
+    if stdin_path is not None:
+        with open(stdin_path, "rb") as stdin:
+            result = subprocess.run(serve_command(*options), stdin=stdin, **kwargs)
+    else:
+        result = subprocess.run(serve_command(*options), input=data, **kwargs)
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+    return result.stdout
+
+
+def split_responses(output: bytes) -> list[bytes]:
+    """Cut output into responses, asserting each one is well framed."""
+    responses = []
+    position = 0
+    while position < len(output):
+        match = RESPONSE.match(output, position)
+        assert match, f"badly framed output at byte {position}: {output[position:position + 200]!r}"
+        responses.append(match.group(0))
+        position = match.end()
+    return responses
+
+
+def process_gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie waiting to be reaped counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+        return state in ("Z", "X")
+    except FileNotFoundError:
+        return True

@@ -1,0 +1,424 @@
+"""Sessions and the stdin/stdout server: searches off the loop, interrupts,
+ordering, failures, game switching, and the ``stargtp serve`` process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import signal
+import subprocess
+import time
+
+import pytest
+
+from engine.colour import BLACK, WHITE
+from engine.errors import GameError
+from engine.games import new_position
+from engine.search import Limits
+from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
+                         split_responses, subprocess_env)
+from protocol.server import Conversation, parse_address
+from protocol.session import Session, SessionConfig
+from protocol.workers import SearchReply, merge_results
+
+try:
+    new_position("amazons")
+    HAVE_AMAZONS = True
+except GameError:
+    HAVE_AMAZONS = False
+
+
+class Harness:
+    """A session driven through a Conversation in process, as a transport would."""
+
+    def __init__(self, config: SessionConfig) -> None:
+        self.output = bytearray()
+        self.logs: list[str] = []
+        self.finished = asyncio.Event()
+        self.inputs = 0
+        self.session = Session(config, log=self.logs.append)
+        original = self.session.notify_input
+
+        def counting_notify() -> None:
+            self.inputs += 1
+            original()
+
+        self.session.notify_input = counting_notify  # type: ignore[method-assign]
+        self.conversation = Conversation(self.session, self.output.extend, self.finished.set)
+
+    def send(self, text: str | bytes) -> None:
+        self.conversation.feed(text.encode() if isinstance(text, str) else text)
+
+    async def responses(self, count: int) -> list[bytes]:
+        """Wait for ``count`` complete responses in all."""
+        deadline = time.monotonic() + HANG_SECONDS
+        while True:
+            done = bytes(self.output).count(b"\n\n") >= count
+            if done:
+                responses = split_responses(bytes(self.output))
+                if len(responses) >= count:
+                    return responses
+            assert time.monotonic() < deadline, f"no answer: {bytes(self.output)!r}"
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        await self.conversation.close()
+
+
+def long_search(**overrides: object) -> SessionConfig:
+    """A search that only an interrupt can end in reasonable time."""
+    settings = dict(seed=5, player="flat", seconds=120.0, playouts=None)
+    settings.update(overrides)
+    return SessionConfig(**settings)  # type: ignore[arg-type]
+
+
+# -- interrupts and ordering -------------------------------------------------------------
+
+
+def test_interrupt_answers_promptly_with_a_legal_move_and_keeps_order() -> None:
+    async def scenario() -> None:
+        harness = Harness(long_search(size=6))
+        harness.send("1 genmove b\n2 name\n3 play w S30\n4 showboard\n")
+        await asyncio.sleep(0.5)
+        assert harness.output == b""            # the search is still running
+        assert harness.session.position.history == []
+        started = time.monotonic()
+        harness.send("# interrupt\n")
+        responses = await harness.responses(4)
+        assert time.monotonic() - started < HANG_SECONDS
+        first = responses[0].decode()
+        assert first.startswith("=1 ") and first.endswith("\n\n")
+        move_text = first[3:-2]
+        position = new_position("star", 6)
+        move = position.parse_move(move_text)
+        assert position.is_legal(move, BLACK)
+        assert responses[1] == b"=2 stargtp\n\n"
+        assert responses[2] == b"=3\n\n"
+        assert harness.session.position.history == [(BLACK, move), (WHITE, position.parse_move("S30"))]
+        assert harness.inputs == 3                # each queued line reached the streaming hook
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_interrupt_right_behind_the_genmove_still_counts() -> None:
+    """The interrupt arrives before the search has even started its worker."""
+    async def scenario() -> None:
+        harness = Harness(long_search(size=4))
+        harness.send("1 genmove b\n# interrupt\n2 name\n")
+        responses = await harness.responses(2)
+        assert responses[0].startswith(b"=1 ") and responses[1] == b"=2 stargtp\n\n"
+        # The interrupt does not carry over to the next search: this one runs
+        # until it is interrupted in turn.
+        harness.send("3 genmove w\n")
+        await asyncio.sleep(0.5)
+        assert len(split_responses(bytes(harness.output))) == 2
+        harness.send("# interrupt\n")
+        assert (await harness.responses(3))[2].startswith(b"=3 ")
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_interrupt_when_idle_is_just_a_comment() -> None:
+    output, _ = asyncio.run(converse(b"# interrupt\n1 name\n# interrupt\n"))
+    assert output == b"=1 stargtp\n\n"
+
+
+def test_end_of_input_during_a_search_still_answers_everything() -> None:
+    config = SessionConfig(size=3, seed=1, player="flat", playouts=30)
+    output, session = asyncio.run(converse(b"1 genmove b\n2 genmove w\n3 undo\n4 name", config))
+    responses = split_responses(output)
+    assert [r[:2] for r in responses] == [b"=1", b"=2", b"=3", b"=4"]
+    assert len(session.position.history) == 1
+
+
+def test_genmove_plays_for_the_colour_asked_even_out_of_turn() -> None:
+    config = SessionConfig(size=3, seed=2, player="random")
+    output, session = asyncio.run(converse(b"genmove w\ngenmove w\n", config))
+    assert [colour for colour, _ in session.position.history] == [WHITE, WHITE]
+    answers = [r[2:-2].decode() for r in split_responses(output)]
+    assert answers == [session.position.format_move(m) for _, m in session.position.history]
+
+
+def test_reg_genmove_is_reproducible_and_plays_nothing() -> None:
+    config = SessionConfig(size=4, seed=None, player="flat", playouts=200)
+    lines = b"play b *40\n1 reg_genmove w\n2 reg_genmove w\n3 showboard\n"
+    output, session = asyncio.run(converse(lines, config))
+    played, first, second, board = split_responses(output)
+    assert played == b"=\n\n"
+    assert first[2:] == second[2:]
+    assert len(session.position.history) == 1
+    assert b"moves: 1" in board
+
+
+def test_seeded_genmove_games_reproduce() -> None:
+    config = SessionConfig(size=4, seed=9, player="flat", playouts=60)
+    lines = b"".join(b"genmove %s\n" % colour for colour in [b"b", b"w"] * 4)
+    first, _ = asyncio.run(converse(lines, config))
+    second, _ = asyncio.run(converse(lines, config))
+    assert first == second
+
+
+def test_a_dead_worker_gives_a_fallback_move_and_is_replaced() -> None:
+    async def scenario() -> None:
+        harness = Harness(long_search(size=4))
+        harness.send("1 genmove b\n")
+        deadline = time.monotonic() + HANG_SECONDS
+        while not (harness.session._pool and harness.session._pool.pids):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        os.kill(harness.session._pool.pids[0], signal.SIGKILL)
+        (response,) = await harness.responses(1)
+        assert response == b"=1 *10\n\n"      # the first legal move
+        assert any("search failed" in line for line in harness.logs)
+        harness.send("2 genmove w\n")
+        await asyncio.sleep(0.3)
+        harness.send("# interrupt\n")
+        responses = await harness.responses(2)
+        assert responses[1].startswith(b"=2 ")
+        assert len(harness.session.position.history) == 2
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_closing_a_session_mid_search_ends_its_worker() -> None:
+    async def scenario() -> None:
+        harness = Harness(long_search(size=5))
+        harness.send("genmove b\n")
+        deadline = time.monotonic() + HANG_SECONDS
+        while not (harness.session._pool and harness.session._pool.pids):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        pid = harness.session._pool.pids[0]
+        started = time.monotonic()
+        await harness.close()
+        assert time.monotonic() - started < HANG_SECONDS
+        assert process_gone(pid)
+        assert harness.output == b""
+
+    asyncio.run(scenario())
+
+
+# -- failures --------------------------------------------------------------------------
+
+
+def test_an_unexpected_exception_is_an_internal_error_and_serving_goes_on() -> None:
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(size=3))
+
+        def broken(args: tuple[str, ...]) -> str:
+            raise ZeroDivisionError("boom")
+
+        async def broken_async(args: tuple[str, ...]) -> str:
+            raise KeyError("bang")
+
+        harness.session.registry.register("x-broken", broken)
+        harness.session.registry.register("x-broken-async", broken_async)
+        harness.send("1 x-broken\n2 x-broken-async\n3 name\n")
+        responses = await harness.responses(3)
+        assert responses == [b"?1 internal error: ZeroDivisionError: boom\n\n",
+                             b"?2 internal error: KeyError: 'bang'\n\n",
+                             b"=3 stargtp\n\n"]
+        assert sum("Traceback" in line for line in harness.logs) == 2
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_sessions_share_nothing() -> None:
+    first, second = Session(SessionConfig(size=3)), Session(SessionConfig(size=3))
+    first.execute(b"play b *30")
+    first.execute(b"komi 7")
+    first.execute(b"time_settings 60 0 0")
+    assert second.position.history == [] and second.komi == 0.0
+    assert second.clock.move_budget(BLACK, 10) is None
+    assert first.registry is not second.registry
+
+
+def test_session_move_limits_follow_the_clock() -> None:
+    session = Session(SessionConfig(size=4, playouts=500, seconds=3.0))
+    assert session.move_limits(BLACK) == Limits(playouts=500, seconds=3.0)
+    session.execute(b"time_settings 180 0 0")    # absolute: 180 s over 18 expected moves
+    limits = session.move_limits(BLACK)
+    assert limits.playouts == 500
+    assert limits.seconds == pytest.approx(180 / 18 * 0.95 - 0.1)
+
+
+def test_list_stars_and_scoring_follow_the_position() -> None:
+    session = Session(SessionConfig(size=4))
+    for line in (b"play b *40", b"play b *41"):
+        assert session.execute(line) == "=\n\n"
+    # One black star owning the whole board: 20 peris, 5 quarks (+1), 20 + 1 - 2 = 19 vs 2.
+    assert session.execute(b"final_score") == "= B+17\n\n"
+    perimeter = " ".join(session.position.format_move(c) for c in session.position.geometry.perimeter)
+    assert session.execute(b"list_stars") == f"= black 20 5 {perimeter}\n\n"
+    assert session.execute(b"list_stars white") == "=\n\n"
+
+
+def test_merge_results() -> None:
+    one = SearchReply("S43", 100, 0.6, ("S43",))
+    assert merge_results([one]) is one
+    votes = merge_results([SearchReply("a", 10), SearchReply("b", 30), SearchReply("a", 25)])
+    assert votes.move == "a" and votes.playouts == 65
+    tie = merge_results([SearchReply("b", 10), SearchReply("a", 10)])
+    assert tie.move == "b"                       # a tie goes to the earliest worker
+    rooted = merge_results([SearchReply("a", 50, 0.5, ("a",), {"a": (30, 15.0), "c": (20, 12.0)}),
+                            SearchReply("b", 50, 0.5, ("b",), {"b": (25, 10.0), "c": (25, 15.0)})])
+    assert rooted.move == "c" and rooted.pv == ("c",) and rooted.root["c"] == (45, 27.0)
+    assert rooted.winrate == pytest.approx(27 / 45)
+    resign = merge_results([SearchReply(None, 5), SearchReply(None, 5), SearchReply("a", 5)])
+    assert resign.move is None                   # most workers resigned
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from protocol import server
+    assert doctest.testmod(server).failed == 0
+
+
+def test_parse_address() -> None:
+    assert parse_address("0.0.0.0:5000") == ("0.0.0.0", 5000)
+    assert parse_address(":0") == ("127.0.0.1", 0)
+    assert parse_address("7000") == ("127.0.0.1", 7000)
+    assert parse_address("[::1]:7") == ("::1", 7)
+    assert parse_address("localhost:65535") == ("localhost", 65535)
+    for bad in ("host:", "host:port", "1:65536", "[::1", "[::1]x", "-1"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(HAVE_AMAZONS, reason="Amazons is built")
+def test_game_amazons_fails_clearly_while_it_is_missing() -> None:
+    output, session = asyncio.run(converse(b"1 game amazons\n2 game\n"))
+    assert output == (b"?1 the game 'amazons' is not available in this build\n\n"
+                      b"=2 star\n\n")
+
+
+@pytest.mark.skipif(not HAVE_AMAZONS, reason="Amazons is not built yet")
+def test_game_amazons_through_the_same_commands() -> None:
+    config = SessionConfig(seed=3, player="random")
+    lines = (b"1 game amazons\n2 game\n3 list_stars\n4 final_score\n5 perft 1\n"
+             b"6 play w d1-d7/g7\n7 play b d1-d7/g7\n8 genmove b\n9 undo\n10 undo\n"
+             b"11 boardsize 6\n12 perft 1\n13 game star\n14 game\n")
+    output, session = asyncio.run(converse(lines, config))
+    responses = split_responses(output)
+    assert responses[0] == b"=1\n\n"
+    assert responses[1] == b"=2 amazons\n\n"
+    assert responses[2] == b"?3 list_stars is only available for star\n\n"
+    assert responses[3] == b"?4 cannot score\n\n"
+    assert responses[4] == b"=5 2176\n\n"
+    assert responses[5] == b"=6\n\n"
+    assert responses[6] == b"?7 illegal move\n\n"
+    assert responses[7].startswith(b"=8 ")
+    assert responses[8] == b"=9\n\n" and responses[9] == b"=10\n\n"
+    assert responses[10] == b"=11\n\n"
+    assert responses[11] == b"=12 544\n\n"
+    assert responses[12:] == [b"=13\n\n", b"=14 star\n\n"]
+
+
+@pytest.mark.skipif(not HAVE_AMAZONS, reason="Amazons is not built yet")
+def test_amazons_perft_can_be_interrupted() -> None:
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(game="amazons"))
+        harness.send("1 perft 4\n2 name\n")
+        await asyncio.sleep(0.5)
+        harness.send("# interrupt\n")
+        responses = await harness.responses(2)
+        assert responses == [b"?1 perft interrupted\n\n", b"=2 stargtp\n\n"]
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+# -- the stargtp serve process ---------------------------------------------------------------
+
+
+def start_serve(*options: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(serve_command(*options), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=REPO, env=subprocess_env(), bufsize=0)
+
+
+def read_responses(process: subprocess.Popen[bytes], count: int) -> list[bytes]:
+    """The next ``count`` responses (fails on a hang). Bytes read past them are
+    kept on the process object for the next call."""
+    data: bytes = getattr(process, "unread", b"")
+    deadline = time.monotonic() + HANG_SECONDS
+    fd = process.stdout.fileno()
+    while data.count(b"\n\n") < count:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no answer from the server: {data!r}"
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if ready:
+            chunk = os.read(fd, 65536)
+            assert chunk, f"the server closed stdout: {data!r}"
+            data += chunk
+    end = 0
+    for _ in range(count):
+        end = data.index(b"\n\n", end) + 2
+    process.unread = data[end:]  # type: ignore[attr-defined]
+    return split_responses(data[:end])
+
+
+def test_serve_interrupt_over_a_pipe() -> None:
+    process = start_serve("--size", "5", "--seconds", "120", "--seed", "4", "--player", "flat")
+    try:
+        process.stdin.write(b"1 protocol_version\n2 genmove w\n3 name\n")
+        assert read_responses(process, 1) == [b"=1 2\n\n"]   # answered at once
+        time.sleep(0.8)
+        process.stdin.write(b"# interrupt\n")
+        responses = read_responses(process, 2)
+        move = responses[0].decode()[3:-2]
+        position = new_position("star", 5)
+        assert responses[0].startswith(b"=2 ") and position.is_legal(position.parse_move(move), WHITE)
+        assert responses[1] == b"=3 stargtp\n\n"
+        process.stdin.write(b"4 quit\n")
+        assert process.stdout.read() == b"=4\n\n"
+        assert process.wait(HANG_SECONDS) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_serve_sigterm_mid_search_exits_cleanly() -> None:
+    process = start_serve("--size", "5", "--seconds", "120")
+    try:
+        process.stdin.write(b"1 name\n2 genmove b\n")
+        assert read_responses(process, 1) == [b"=1 stargtp\n\n"]
+        time.sleep(0.5)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(HANG_SECONDS) == 0
+        assert process.stdout.read() == b""    # the interrupted genmove is not half answered
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--size", "11"], b"rings"),
+    (["--param", "nonsense"], b"NAME=VALUE"),
+    (["--player", "flat", "--param", "bogus=1"], b"bogus"),
+    (["--workers", "0"], b"--workers"),
+    (["--tcp", "localhost:http"], b"bad port"),
+])
+def test_serve_rejects_bad_options(options: list[str], message: bytes) -> None:
+    result = subprocess.run(serve_command(*options), input=b"name\n", capture_output=True, cwd=REPO,
+                            env=subprocess_env(), timeout=HANG_SECONDS)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert message in result.stderr
+
+
+def test_config_from_options() -> None:
+    config = config_for(["--size", "6", "--seed", "3", "--player", "random", "--workers", "2",
+                         "--playouts", "50", "--seconds", "1.5", "--param", "komi=0.5"])
+    assert config == SessionConfig(game="star", size=6, seed=3, player="random", workers=2,
+                                   playouts=50, seconds=1.5, params=(("komi", "0.5"),))

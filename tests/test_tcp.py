@@ -1,0 +1,346 @@
+"""The TCP server: many independent sessions at once, disconnects mid-search,
+over-long lines, binary garbage, the connection limit, quit and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+import pytest
+
+from engine.errors import GameError
+from engine.games import new_position
+from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
+                         split_responses, subprocess_env)
+from protocol.server import TcpServer
+from protocol.session import SessionConfig
+
+try:
+    new_position("amazons")
+    HAVE_AMAZONS = True
+except GameError:
+    HAVE_AMAZONS = False
+
+SERVER_OPTIONS = ["--seed", "1", "--player", "flat", "--playouts", "30"]
+
+
+class Client:
+    """A line-protocol client over asyncio streams."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def connect(cls, port: int) -> Client:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", port, limit=1 << 20), HANG_SECONDS)
+        return cls(reader, writer)
+
+    async def send(self, data: str | bytes) -> None:
+        self.writer.write(data.encode() if isinstance(data, str) else data)
+        await self.writer.drain()
+
+    async def response(self) -> bytes:
+        return await asyncio.wait_for(self.reader.readuntil(b"\n\n"), HANG_SECONDS)
+
+    async def command(self, line: str) -> bytes:
+        await self.send(line + "\n")
+        return await self.response()
+
+    async def at_eof(self) -> bool:
+        """True when the server has closed the connection (after what it sent)."""
+        rest = await asyncio.wait_for(self.reader.read(), HANG_SECONDS)
+        return rest == b""
+
+    async def close(self) -> None:
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+@contextmanager
+def serve_process(*options: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A real ``stargtp serve --tcp 127.0.0.1:0``; yields it and its port."""
+    process = subprocess.Popen(serve_command("--tcp", "127.0.0.1:0", *options), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                               env=subprocess_env())
+    try:
+        line = process.stderr.readline().decode()
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert match, f"no port reported: {line!r}"
+        yield process, int(match.group(1))
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(HANG_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@asynccontextmanager
+async def serve_in_process(config: SessionConfig, max_connections: int = 64) -> AsyncIterator[tuple[TcpServer, int]]:
+    server = TcpServer(config, max_connections, log=lambda text: None)
+    _, port = await server.start("127.0.0.1", 0)
+    try:
+        yield server, port
+    finally:
+        await server.close()
+
+
+# -- many sessions at once ------------------------------------------------------------------
+
+
+def session_script(index: int) -> list[str]:
+    """A different game for each client, with its own size, komi and moves."""
+    rng = random.Random(index)
+    lines: list[str] = []
+    if HAVE_AMAZONS and index % 4 == 3:
+        size = (6, 8, 10)[index % 3]
+        position = new_position("amazons", size)
+        lines += ["game amazons", f"boardsize {size}"]
+        for _ in range(rng.randint(2, 6)):
+            move = rng.choice(position.legal_moves())
+            lines.append(f"play {'w' if position.to_move == 2 else 'b'} {position.format_move(move)}")
+            position.play(move)
+        lines += ["showboard", "perft 1", "undo", "game"]
+    else:
+        rings = 2 + index % 9
+        position = new_position("star", rings)
+        lines += [f"boardsize {rings}", f"komi {index / 2}"]
+        for _ in range(rng.randint(3, 12)):
+            if position.history and rng.random() < 0.15:
+                lines.append("undo")
+                position.undo()
+            else:
+                move = rng.choice(position.legal_moves())
+                colour = rng.choice(["b", "w", "B", "white"])
+                lines.append(f"play {colour} {position.format_move(move).lower()}")
+                position.play(move, 1 if colour.lower().startswith("b") else 2)
+        lines += ["showboard", "final_score", "list_stars", "perft 2", "play b *10", "game"]
+        if index % 5 == 0:
+            lines += ["genmove w", "showboard"]
+    return [f"{index * 100 + n} {line}" for n, line in enumerate(lines)]
+
+
+def test_twenty_four_concurrent_sessions_without_cross_talk() -> None:
+    scripts = [session_script(i) for i in range(24)]
+    config = config_for(SERVER_OPTIONS)
+    expected = [asyncio.run(converse("".join(l + "\n" for l in s).encode(), config))[0] for s in scripts]
+
+    async def client_run(port: int, index: int, script: list[str]) -> bytes:
+        client = await Client.connect(port)
+        received = []
+        if index % 6 == 1:  # some clients pipeline everything at once
+            await client.send("".join(line + "\n" for line in script))
+            for _ in script:
+                received.append(await client.response())
+        else:
+            for line in script:
+                received.append(await client.command(line))
+                await asyncio.sleep(0)
+        await client.close()
+        return b"".join(received)
+
+    async def scenario(port: int) -> list[bytes]:
+        return await asyncio.gather(*(client_run(port, i, s) for i, s in enumerate(scripts)))
+
+    with serve_process(*SERVER_OPTIONS) as (_, port):
+        outputs = asyncio.run(scenario(port))
+    for index, (got, want) in enumerate(zip(outputs, expected)):
+        assert got == want, f"session {index} differs"
+    assert all(len(split_responses(out)) == len(script) for out, script in zip(outputs, scripts))
+
+
+# -- disconnects, garbage, long lines ------------------------------------------------------------
+
+
+def test_disconnect_during_genmove_frees_the_worker() -> None:
+    config = SessionConfig(size=6, seed=2, player="flat", seconds=120.0)
+
+    async def scenario() -> None:
+        async with serve_in_process(config) as (server, port):
+            client = await Client.connect(port)
+            other = await Client.connect(port)
+            await client.send("1 genmove b\n")
+            deadline = time.monotonic() + HANG_SECONDS
+            while not any(s._pool and s._pool.pids for s in server.sessions):
+                assert time.monotonic() < deadline, "the search never started"
+                await asyncio.sleep(0.01)
+            (pid,) = [p for s in server.sessions if s._pool for p in s._pool.pids]
+            await asyncio.sleep(0.3)
+            client.writer.transport.abort()     # vanish mid-search
+            while not process_gone(pid):
+                assert time.monotonic() < deadline, "the worker outlived its client"
+                await asyncio.sleep(0.02)
+            assert await other.command("2 name") == b"=2 stargtp\n\n"
+            assert len(server.connections) == 1
+            await other.close()
+
+    asyncio.run(scenario())
+
+
+def test_oversize_lines_and_binary_garbage() -> None:
+    rng = random.Random(42)
+    garbage = bytes(rng.randrange(256) for _ in range(300_000))
+
+    async def scenario(port: int) -> None:
+        client = await Client.connect(port)
+        await client.send(b"1 play b " + b"x" * 200_000 + b"\n2 name\n")
+        assert await client.response() == b"?1 syntax error: line too long\n\n"
+        assert await client.response() == b"=2 stargtp\n\n"
+        # An endless line without LF is discarded as it streams in.
+        for _ in range(20):
+            await client.send(b"y" * 100_000)
+        await client.send(b"\n3 name\n")
+        assert await client.response() == b"? syntax error: line too long\n\n"
+        assert await client.response() == b"=3 stargtp\n\n"
+        # Random bytes: every line gets a well-framed answer or none, and the
+        # session still works afterwards.
+        await client.send(garbage + b"\n4 name\n")
+        data = b""
+        while not data.endswith(b"=4 stargtp\n\n"):
+            data += await client.response()
+        responses = split_responses(data)
+        lines = [line for line in garbage.split(b"\n")]
+        assert len(responses) - 1 <= len(lines)
+        assert all(r.startswith(b"?") or r.startswith(b"=") for r in responses)
+        await client.close()
+        fresh = await Client.connect(port)
+        assert await fresh.command("5 protocol_version") == b"=5 2\n\n"
+        await fresh.close()
+
+    with serve_process(*SERVER_OPTIONS) as (process, port):
+        asyncio.run(scenario(port))
+        assert process.poll() is None
+
+
+def test_connection_limit_refuses_politely() -> None:
+    async def scenario(port: int) -> None:
+        clients = [await Client.connect(port) for _ in range(3)]
+        for n, client in enumerate(clients):
+            assert await client.command(f"{n} name") == f"={n} stargtp\n\n".encode()
+        extra = await Client.connect(port)
+        refusal = await extra.response()
+        assert refusal == b"? server busy: too many connections (limit 3), try again later\n\n"
+        assert await extra.at_eof()
+        await clients[0].close()
+        deadline = time.monotonic() + HANG_SECONDS
+        while True:  # the server notices the closed connection
+            retry = await Client.connect(port)
+            await retry.send("7 name\n")
+            answer = await retry.response()
+            if answer == b"=7 stargtp\n\n":
+                break
+            assert answer.startswith(b"? server busy") and time.monotonic() < deadline
+            await retry.close()
+            await asyncio.sleep(0.02)
+        for client in clients[1:] + [retry]:
+            assert await client.command("8 protocol_version") == b"=8 2\n\n"
+            await client.close()
+
+    with serve_process("--max-connections", "3") as (_, port):
+        asyncio.run(scenario(port))
+
+
+def test_quit_ends_only_its_own_connection_and_half_close_is_answered() -> None:
+    async def scenario(port: int) -> None:
+        leaving, staying = await Client.connect(port), await Client.connect(port)
+        await leaving.send("1 boardsize 3\n2 quit\n3 name\n")
+        assert await leaving.response() == b"=1\n\n"
+        assert await leaving.response() == b"=2\n\n"
+        assert await leaving.at_eof()
+        assert await staying.command("1 boardsize") == b"?1 syntax error: expected 1 argument\n\n"
+        # A client that half-closes still gets every answer, then EOF.
+        staying.writer.write(b"2 play b *10\n3 genmove w\n4 showboard\n")
+        staying.writer.write_eof()
+        assert await staying.response() == b"=2\n\n"
+        assert (await staying.response()).startswith(b"=3 ")
+        assert b"moves: 2" in await staying.response()
+        assert await staying.at_eof()
+        await leaving.close()
+        await staying.close()
+
+    with serve_process(*SERVER_OPTIONS) as (_, port):
+        asyncio.run(scenario(port))
+
+
+def test_a_client_that_never_reads_does_not_stall_others() -> None:
+    async def scenario() -> None:
+        async with serve_in_process(SessionConfig(size=3)) as (server, port):
+            flooder = await Client.connect(port)
+            flood = b"name\n" * 200_000
+            flooder.writer.write(flood)   # and never read the answers
+            polite = await Client.connect(port)
+            for n in range(20):
+                assert await polite.command(f"{n} name") == f"={n} stargtp\n\n".encode()
+            flooder.writer.transport.abort()
+            await polite.close()
+
+    asyncio.run(scenario())
+
+
+def test_sigterm_shuts_the_tcp_server_down_cleanly() -> None:
+    async def scenario(port: int, process: subprocess.Popen[bytes]) -> None:
+        idle, searching = await Client.connect(port), await Client.connect(port)
+        assert await idle.command("1 name") == b"=1 stargtp\n\n"
+        await searching.send("1 genmove b\n")
+        await asyncio.sleep(0.5)
+        process.send_signal(signal.SIGTERM)
+        assert await idle.at_eof()
+        assert await searching.at_eof()   # no half-written (or any) answer to genmove
+
+    with serve_process("--seconds", "120") as (process, port):
+        asyncio.run(scenario(port, process))
+        assert process.wait(HANG_SECONDS) == 0
+        assert b"Traceback" not in process.stderr.read()
+
+
+def test_port_in_use_is_reported() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(serve_command("--tcp", f"127.0.0.1:{port}"), capture_output=True,
+                                cwd=REPO, env=subprocess_env(), timeout=HANG_SECONDS)
+    assert result.returncode == 1
+    assert b"cannot listen" in result.stderr
+
+
+@pytest.mark.parametrize("count", [3])
+def test_many_sessions_search_at_once(count: int) -> None:
+    """Searches of different sessions run side by side, each answering its own."""
+    config = SessionConfig(size=4, seed=3, player="flat", seconds=120.0)
+
+    async def scenario() -> None:
+        async with serve_in_process(config) as (server, port):
+            clients = [await Client.connect(port) for _ in range(count)]
+            for n, client in enumerate(clients):
+                await client.send(f"boardsize {3 + n}\n{n} genmove b\n")
+                assert await client.response() == b"=\n\n"
+            deadline = time.monotonic() + HANG_SECONDS
+            while sum(1 for s in server.sessions if s._pool and s._pool.pids) < count:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.3)
+            for n, client in reversed(list(enumerate(clients))):
+                await client.send("# interrupt\n")
+                answer = (await client.response()).decode()
+                position = new_position("star", 3 + n)
+                assert answer.startswith(f"={n} ")
+                assert position.is_legal(position.parse_move(answer[len(f'={n} '):-2]))
+            for client in clients:
+                await client.close()
+
+    asyncio.run(scenario())
