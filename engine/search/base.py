@@ -110,7 +110,7 @@ def parse_value(kind: type, text: str) -> Any:
         value = kind(text)
     except ValueError:
         raise ValueError(f"expected {kind.__name__}, not {text!r}") from None
-    if kind in (int, float) and value < 0:
+    if kind is int and value < 0:  # counts; floats (komi, constants) may be negative
         raise ValueError(f"expected a non-negative number, not {text!r}")
     return value
 
