@@ -1,0 +1,302 @@
+"""SGF game records for Amazons (``GM[18]``): write a position's moves, read
+a record back into a position.
+
+**Points.** An SGF point is two lower-case letters, column then row, with
+row ``a`` the **top** row. Our squares count ranks from White's side at the
+bottom, so ``sgf row = size - rank`` (rank 1..size): on 10x10 ``d1`` is ``dj``
+and ``d10`` is ``da``. A move is its three points, from, to, arrow, in one
+property: ``d1-d7/g7`` is ``[djddgd]``.
+
+**Colours.** The SGF Amazons spec calls the side that starts on d1, g1, a4, j4
+and moves first ``B``; this engine calls it White. So SGF ``B`` is our WHITE
+and SGF ``W`` is our BLACK, in moves (``B[...]``), setup (``AB``/``AW``),
+``PL`` and ``RE``. Arrows are set up with ``AA``.
+
+**Start.** Without setup properties a record starts from the usual start of
+its ``SZ`` (default 10; SGF itself defines only the 10x10 start, so records
+of other sizes are written with explicit ``AB``/``AW``). Setup properties are
+read in the root node only, where they replace the start position entirely.
+
+Only the main line is read (the first child at every branch); ``GM`` must be
+18 if present; sizes other than 6, 8, 10 and any move that is not legal make
+the record unreadable (:class:`SgfError`).
+
+>>> from engine.amazons.position import Position
+>>> p = Position(); p.play(p.parse_move("d1-d7/g7"))
+>>> write_sgf(p).splitlines()[1]
+';B[djddgd]'
+>>> read_sgf(write_sgf(p)).format_move(read_sgf(write_sgf(p)).history[0][1])
+'d1-d7/g7'
+"""
+
+from __future__ import annotations
+
+from engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
+from engine.amazons.position import Move, Position
+from engine.colour import BLACK, EMPTY, WHITE
+from engine.errors import GameError, IllegalMove
+
+_SGF_COLOUR = {WHITE: "B", BLACK: "W"}
+"""Our colour -> SGF colour letter (the first mover is SGF ``B``)."""
+_OUR_COLOUR = {"B": WHITE, "W": BLACK}
+
+
+class SgfError(GameError):
+    """An SGF record this engine cannot read (the protocol's ``cannot load file``)."""
+
+
+def sgf_colour(colour: int) -> str:
+    """``"B"`` for WHITE (the first mover), ``"W"`` for BLACK."""
+    return _SGF_COLOUR[colour]
+
+
+def colour_from_sgf(letter: str) -> int:
+    """WHITE for SGF ``B``, BLACK for SGF ``W``."""
+    return _OUR_COLOUR[letter]
+
+
+def point_to_sgf(square: int, geo: Geometry) -> str:
+    """``d1`` on 10x10 -> ``dj``."""
+    column, row = geo.column(square), geo.row(square)
+    return chr(ord("a") + column) + chr(ord("a") + geo.size - 1 - row)
+
+
+def point_from_sgf(text: str, geo: Geometry) -> int:
+    """``dj`` on 10x10 -> ``d1``; SgfError if not a point of this board."""
+    if len(text) != 2 or not all("a" <= c <= "z" for c in text):
+        raise SgfError(f"not an SGF point: {text!r}")
+    column = ord(text[0]) - ord("a")
+    row = geo.size - 1 - (ord(text[1]) - ord("a"))
+    if not geo.on_board(column, row):
+        raise SgfError(f"SGF point {text!r} is off the {geo.size}x{geo.size} board")
+    return geo.square(column, row)
+
+
+def move_to_sgf(move: Move, geo: Geometry) -> str:
+    """``d1-d7/g7`` -> ``djddgd``."""
+    return "".join(point_to_sgf(square, geo) for square in move)
+
+
+def move_from_sgf(text: str, geo: Geometry) -> Move:
+    """``djddgd`` -> ``Move(d1, d7, g7)`` (legality is not checked here)."""
+    if len(text) != 6:
+        raise SgfError(f"an Amazons move is three SGF points, not {text!r}")
+    return Move(*(point_from_sgf(text[i:i + 2], geo) for i in (0, 2, 4)))
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write_sgf(position: Position, result: str | None = None,
+              properties: dict[str, str] | None = None) -> str:
+    """The record of ``position``: its start (setup properties unless it is the
+    10x10 start) and every move of its history. ``result`` (``W+5`` in this
+    engine's colours) is written as ``RE`` in SGF colours; ``properties`` adds
+    root properties such as ``PB``/``PW`` as given (note the colour swap)."""
+    geo = position.geometry
+    board, to_move = position.initial_board
+    root = f"(;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[{geo.size}]"
+    standard = Position(geo.size).initial_board
+    if (board, to_move) != standard or geo.size != 10:
+        for prop, contents in (("AB", WHITE), ("AW", BLACK), ("AA", ARROW)):
+            points = [point_to_sgf(s, geo) for s, v in enumerate(board) if v == contents]
+            if points:
+                root += prop + "".join(f"[{p}]" for p in points)
+        if to_move != WHITE:
+            root += f"PL[{sgf_colour(to_move)}]"
+    if result is not None:
+        root += f"RE[{_escape(_result_to_sgf(result))}]"
+    for prop, value in (properties or {}).items():
+        root += f"{prop}[{_escape(value)}]"
+    lines = [root]
+    for colour, move in position.history:
+        lines.append(f";{sgf_colour(colour)}[{move_to_sgf(move, geo)}]")
+    return "\n".join(lines) + "\n)\n"
+
+
+def _result_to_sgf(result: str) -> str:
+    """``W+5`` (our White) -> ``B+5`` (SGF's first mover), and back: the swap
+    is its own inverse."""
+    if result[:2] in ("W+", "B+"):
+        return ("B" if result[0] == "W" else "W") + result[1:]
+    return result
+
+
+def result_from_sgf(value: str) -> str:
+    """An SGF ``RE`` value in this engine's colours."""
+    return _result_to_sgf(value)
+
+
+# -- reading ------------------------------------------------------------------
+Node = dict[str, list[str]]
+
+
+def parse_main_line(text: str) -> list[Node]:
+    """The nodes of the first game's main line, as ``{property: [values]}``.
+    Property names keep only their upper-case letters (old files wrote e.g.
+    ``GaMe``); values are unescaped. SgfError on malformed text."""
+    start = text.find("(")
+    if start < 0:
+        raise SgfError("no SGF game tree found")
+    nodes: list[Node] = []
+    # One entry per open '(': [on the main line, has had a child tree]. A
+    # tree is on the main line when its parent is and it is the first child.
+    stack: list[list[bool]] = []
+    i = start
+    while True:
+        if i >= len(text):
+            raise SgfError("the SGF game tree is not closed")
+        c = text[i]
+        if c == "(":
+            if stack:
+                parent = stack[-1]
+                stack.append([parent[0] and not parent[1], False])
+                parent[1] = True
+            else:
+                stack.append([True, False])
+            i += 1
+        elif c == ")":
+            if not stack:
+                raise SgfError(f"unbalanced ')' at offset {i}")
+            stack.pop()
+            i += 1
+            if not stack:
+                break  # the first game tree is complete; later ones are ignored
+        elif c == ";":
+            if stack[-1][1]:
+                raise SgfError(f"a node follows a variation at offset {i}")
+            node, i = _parse_node(text, i + 1)
+            if stack[-1][0]:
+                nodes.append(node)
+        elif c.isspace():
+            i += 1
+        else:
+            raise SgfError(f"unexpected {c!r} at offset {i}")
+    if not nodes:
+        raise SgfError("the SGF game tree has no nodes")
+    return nodes
+
+
+def _parse_node(text: str, i: int) -> tuple[Node, int]:
+    """The properties of the node starting at ``text[i]``; the index after it."""
+    node: Node = {}
+    n = len(text)
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i >= n or text[i] in ";()":
+            return node, i
+        if not text[i].isalpha():
+            raise SgfError(f"unexpected {text[i]!r} at offset {i}")
+        j = i
+        while j < n and text[j].isascii() and text[j].isalpha():
+            j += 1
+        name = "".join(c for c in text[i:j] if c.isupper())
+        if not name:
+            raise SgfError(f"bad property name {text[i:j]!r} at offset {i}")
+        values = node.setdefault(name, [])
+        i = j
+        while True:
+            while i < n and text[i].isspace():
+                i += 1
+            if i >= n or text[i] != "[":
+                break
+            value, i = _parse_value(text, i + 1)
+            values.append(value)
+        if not values:
+            raise SgfError(f"property {name} has no value")
+
+
+def _parse_value(text: str, i: int) -> tuple[str, int]:
+    """The value starting after a '['; the index after its ']'."""
+    out = []
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "]":
+            return "".join(out), i + 1
+        if c == "\\":
+            i += 1
+            if i < n and text[i] in "\r\n":
+                # A soft line break: backslash-newline is removed.
+                if text[i] == "\r" and i + 1 < n and text[i + 1] == "\n":
+                    i += 1
+            elif i < n:
+                out.append(text[i])
+        else:
+            out.append(c)
+        i += 1
+    raise SgfError("an SGF property value is not closed")
+
+
+def _points(values: list[str], geo: Geometry) -> list[int]:
+    """Squares of a point list, compressed ``aa:cc`` rectangles included."""
+    squares = []
+    for value in values:
+        if ":" in value:
+            first, _, last = value.partition(":")
+            a, b = point_from_sgf(first, geo), point_from_sgf(last, geo)
+            columns = sorted((geo.column(a), geo.column(b)))
+            rows = sorted((geo.row(a), geo.row(b)))
+            squares += [geo.square(c, r) for r in range(rows[0], rows[1] + 1)
+                        for c in range(columns[0], columns[1] + 1)]
+        else:
+            squares.append(point_from_sgf(value, geo))
+    return squares
+
+
+_SETUP = ("AB", "AW", "AE", "AA", "PL")
+
+
+def read_sgf(text: str) -> Position:
+    """The position at the end of the record's main line, with its moves as
+    history. SgfError for anything unreadable, including an illegal move."""
+    nodes = parse_main_line(text)
+    root = nodes[0]
+    game = root.get("GM", ["18"])[0].strip()
+    if game != "18":
+        raise SgfError(f"GM[{game}] is not Amazons (GM[18])")
+    size_text = root.get("SZ", ["10"])[0].strip()
+    columns, _, rows = size_text.partition(":")
+    try:
+        size = int(columns)
+        if rows and int(rows) != size:
+            raise SgfError(f"SZ[{size_text}]: only square boards are supported")
+    except ValueError:
+        raise SgfError(f"bad SZ[{size_text}]") from None
+    if size not in SIZES:
+        raise SgfError(f"SZ[{size}]: Amazons is played here on {SIZES} boards")
+    geo = geometry(size)
+    if any(prop in root for prop in _SETUP):
+        board = [EMPTY] * geo.square_count
+        for prop, contents in (("AB", WHITE), ("AW", BLACK), ("AA", ARROW), ("AE", EMPTY)):
+            for square in _points(root.get(prop, []), geo):
+                board[square] = contents
+        to_move = WHITE
+        if "PL" in root:
+            letter = root["PL"][0].strip().upper()[:1]
+            if letter not in _OUR_COLOUR:
+                raise SgfError(f"bad PL[{root['PL'][0]}]")
+            to_move = colour_from_sgf(letter)
+        position = Position.from_board(board, to_move)
+    else:
+        position = Position(size)
+    for number, node in enumerate(nodes):
+        if number and any(prop in node for prop in _SETUP):
+            raise SgfError(f"node {number}: setup properties are only read in the root node")
+        played = [letter for letter in ("B", "W") if letter in node]
+        if len(played) > 1 or any(len(node[letter]) > 1 for letter in played):
+            raise SgfError(f"node {number}: more than one move")
+        if not played:
+            continue
+        letter = played[0]
+        value = node[letter][0].strip()
+        if not value:
+            raise SgfError(f"node {number}: Amazons has no pass")
+        move = move_from_sgf(value, geo)
+        try:
+            position.play(move, colour_from_sgf(letter))
+        except IllegalMove as exc:
+            raise SgfError(f"move {len(position.history) + 1} ({letter}[{value}]): {exc}") from None
+    return position
