@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "match": ("protocol.match", "referee engine-vs-engine games"),
     "bench": ("protocol.bench", "measure playouts and search speed"),
     "demo": ("protocol.demo", "play a random *Star game and print its score breakdown"),
+    "render": ("protocol.render", "draw a game record (results line, SGF, move list) as SVG"),
+    "play": ("protocol.console", "play against the engine, or a raw protocol console"),
 }
 
 

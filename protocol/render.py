@@ -1,0 +1,292 @@
+"""``stargtp render``: turn a game record into SVG pictures.
+
+A record is one of:
+
+* a line of the match runner's results file (JSON lines: the header is
+  skipped, ``--record`` picks a game by its 1-based number or its ``key``);
+* an Amazons SGF file (``GM[18]``, read with :mod:`engine.amazons.sgf`);
+* a move list: plain text, ``#`` starts a comment, ``game NAME`` and
+  ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
+  ``white M M ...`` plays its moves for that colour (set-up), and any other
+  line holds moves played alternately by the side to move.
+
+The picture is the final position, or the one after ``--move N`` moves; with
+``--series DIR`` one picture per move is written, from the empty board on.
+The drawing itself is :func:`protocol.svg.position_svg`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from engine.colour import parse_colour
+from engine.errors import GameError
+from engine.games import GAMES, new_position
+from protocol.svg import describe, position_svg
+
+
+class RecordError(Exception):
+    """The record cannot be read; the message says where and why."""
+
+
+@dataclass
+class GameRecord:
+    """A game read from a record: its final position (with the whole game as
+    history) and, when the record says so, its result."""
+
+    position: Any
+    result: str | None = None
+    name: str | None = None
+
+
+# -- reading records ------------------------------------------------------------
+
+
+def read_record(text: str, *, game: str | None = None, size: int | None = None,
+                record: str | None = None, source: str = "input") -> GameRecord:
+    """The game in ``text``, whatever its format (see the module docstring).
+    ``game`` and ``size`` are defaults for move lists; ``record`` picks one
+    game of a results file. RecordError on anything unreadable."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return _from_results(text, record, source)
+    if stripped.startswith("("):
+        return _from_sgf(text, source)
+    return _from_move_list(text, game, size, source)
+
+
+def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
+    games: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as error:
+            raise RecordError(f"{source}:{number}: not a JSON record ({error})") from None
+        if isinstance(item, dict) and item.get("type") != "header" and "moves" in item:
+            games.append(item)
+    if not games:
+        raise RecordError(f"{source}: no game record in the file")
+    if wanted is None:
+        chosen = games[0]
+        if len(games) > 1:
+            print(f"stargtp render: {source} holds {len(games)} games; drawing the first "
+                  f"(choose with --record N or --record KEY)", file=sys.stderr)
+    elif wanted.isdigit() and not any(g.get("key") == wanted for g in games):
+        index = int(wanted)
+        if not 1 <= index <= len(games):
+            raise RecordError(f"{source}: --record {wanted}: the file holds games 1..{len(games)}")
+        chosen = games[index - 1]
+    else:
+        matches = [g for g in games if g.get("key") == wanted]
+        if not matches:
+            raise RecordError(f"{source}: no game with the key {wanted!r}")
+        chosen = matches[0]
+    try:
+        position = new_position(chosen.get("game", "star"), chosen.get("size"))
+    except GameError as error:
+        raise RecordError(f"{source}: {error}") from None
+    for number, entry in enumerate(chosen.get("moves", []), 1):
+        if isinstance(entry, dict):
+            text_move, colour_text = entry.get("move"), entry.get("colour")
+        else:
+            text_move, colour_text = entry, None
+        if not isinstance(text_move, str):
+            raise RecordError(f"{source}: move {number} has no move text")
+        if text_move == "resign":
+            break
+        try:
+            colour = None if colour_text is None else parse_colour(str(colour_text))
+            position.play(position.parse_move(text_move), colour)
+        except (GameError, ValueError) as error:
+            raise RecordError(f"{source}: move {number} ({text_move}): {error}") from None
+    return GameRecord(position, chosen.get("result"), chosen.get("key"))
+
+
+def _from_sgf(text: str, source: str) -> GameRecord:
+    try:
+        from engine.amazons.sgf import SgfError, parse_main_line, read_sgf, result_from_sgf
+    except ImportError:
+        raise RecordError(f"{source}: SGF support (engine.amazons.sgf) is not available") from None
+    try:
+        position = read_sgf(text)
+        root = parse_main_line(text)[0]
+    except SgfError as error:
+        raise RecordError(f"{source}: {error} (only Amazons records, GM[18], are read)") from None
+    result = root.get("RE", [None])[0]
+    return GameRecord(position, None if result is None else result_from_sgf(result.strip()))
+
+
+def _from_move_list(text: str, game: str | None, size: int | None, source: str) -> GameRecord:
+    position = None
+
+    def current() -> Any:
+        nonlocal position
+        if position is None:
+            try:
+                position = new_position(game or "star", size)
+            except GameError as error:
+                raise RecordError(f"{source}: {error}") from None
+        return position
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        key = words[0].lower()
+        if key in ("game", "size", "rings"):
+            if position is not None:
+                raise RecordError(f"{source}:{number}: '{key}' must come before the moves")
+            if len(words) != 2:
+                raise RecordError(f"{source}:{number}: expected '{key} VALUE'")
+            if key == "game":
+                if words[1].lower() not in GAMES:
+                    raise RecordError(f"{source}:{number}: unknown game {words[1]!r} "
+                                      f"(known: {', '.join(GAMES)})")
+                game = words[1].lower()
+            else:
+                if not words[1].isdigit():
+                    raise RecordError(f"{source}:{number}: the size must be a number")
+                size = int(words[1])
+            continue
+        colour = None
+        moves = words
+        if key in ("b", "black", "w", "white"):
+            colour, moves = parse_colour(key), words[1:]
+        board = current()
+        for move_text in moves:
+            try:
+                board.play(board.parse_move(move_text), colour)
+            except GameError as error:
+                raise RecordError(f"{source}:{number}: {move_text}: {error}") from None
+    return GameRecord(current())
+
+
+# -- pictures -------------------------------------------------------------------------
+
+
+def positions_of(final: Any) -> list[Any]:
+    """Every position of the game, from its start to ``final``: copies taken
+    while undoing the history, so each has the moves up to it as history."""
+    positions = [final.copy()]
+    board = final.copy()
+    while board.history:
+        board.undo()
+        positions.append(board.copy())
+    positions.reverse()
+    return positions
+
+
+def caption_for(position: Any, record: GameRecord, komi: float, final: bool) -> str:
+    text = describe(position, komi)
+    if final and record.result:
+        text += f", recorded result {record.result}"
+    return text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="record: results file (JSON lines), Amazons SGF, or move list; - for stdin")
+    parser.add_argument("-o", "--output", metavar="FILE", default="-",
+                        help="SVG file to write (default: stdout)")
+    parser.add_argument("--series", metavar="DIR",
+                        help="write one picture per move into DIR (move-000.svg is the start)")
+    parser.add_argument("--move", type=int, metavar="N",
+                        help="draw the position after N moves (negative: counted from the end)")
+    parser.add_argument("--record", metavar="N|KEY",
+                        help="results file: the game to draw, by number (1 = first) or key")
+    parser.add_argument("--game", choices=GAMES, help="move lists: the game (default star)")
+    parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
+    parser.add_argument("--komi", type=float, default=0.0, help="komi for the caption's *Star score")
+    parser.add_argument("--unit", type=float, metavar="PX", help="ring spacing / square size in pixels")
+    parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
+    parser.add_argument("--no-stars", dest="stars", action="store_false",
+                        help="*Star: no star / owned-peri overlay")
+    parser.add_argument("--dead", dest="dead", action="store_true", default=None,
+                        help="*Star: mark dead groups even before the game is over")
+    parser.add_argument("--no-dead", dest="dead", action="store_false", help="*Star: never mark dead groups")
+    parser.add_argument("--caption", help="caption text (default: moves, last move, side to move, score)")
+    parser.add_argument("--no-caption", action="store_true", help="no caption")
+
+
+def _options(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    options: dict[str, Any] = {"labels": args.labels}
+    if args.unit is not None:
+        options["unit"] = args.unit
+    if game == "star":
+        options["stars"] = args.stars
+        options["dead"] = args.dead
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    source = "stdin" if args.input == "-" else args.input
+    try:
+        if args.input == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.input, encoding="utf-8") as stream:
+                text = stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"stargtp render: cannot read {source}: {error}", file=sys.stderr)
+        return 1
+    try:
+        record = read_record(text, game=args.game, size=args.size, record=args.record, source=source)
+    except RecordError as error:
+        print(f"stargtp render: {error}", file=sys.stderr)
+        return 1
+    if args.unit is not None and not args.unit > 0:
+        print("stargtp render: --unit must be positive", file=sys.stderr)
+        return 2
+    final = record.position
+    options = _options(args, final.game)
+    positions = positions_of(final)
+
+    def picture(index: int) -> str:
+        position = positions[index]
+        caption = None
+        if not args.no_caption:
+            caption = args.caption or caption_for(position, record, args.komi, index == len(positions) - 1)
+        return position_svg(position, caption=caption, **options) + "\n"
+
+    if args.series:
+        try:
+            os.makedirs(args.series, exist_ok=True)
+            for index in range(len(positions)):
+                path = os.path.join(args.series, f"move-{index:03d}.svg")
+                with open(path, "w", encoding="utf-8") as stream:
+                    stream.write(picture(index))
+        except OSError as error:
+            print(f"stargtp render: cannot write to {args.series}: {error}", file=sys.stderr)
+            return 1
+        print(f"stargtp render: wrote {len(positions)} pictures to {args.series}", file=sys.stderr)
+        return 0
+
+    index = len(positions) - 1
+    if args.move is not None:
+        index = args.move if args.move >= 0 else len(positions) - 1 + args.move
+        if not 0 <= index < len(positions):
+            print(f"stargtp render: --move {args.move}: the game has {len(positions) - 1} moves",
+                  file=sys.stderr)
+            return 2
+    svg = picture(index)
+    if args.output == "-":
+        try:
+            sys.stdout.write(svg)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader has gone (| head): not our error to report
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(svg)
+    except OSError as error:
+        print(f"stargtp render: cannot write {args.output}: {error}", file=sys.stderr)
+        return 1
+    return 0

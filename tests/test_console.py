@@ -1,0 +1,518 @@
+"""``stargtp play``: the console against a real engine (``stargtp serve``,
+seeded, fixed playouts) -- on prompt_toolkit's pipe input, on a real
+pseudo-terminal, and in plain line mode -- and its parts: completion, the
+terminal pictures, the score report, the raw protocol console."""
+
+import argparse
+import asyncio
+import io
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+import fcntl
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.plain_text import PlainTextOutput
+
+from engine.amazons import Position as AmazonsPosition
+from engine.colour import BLACK, WHITE
+from engine.star import Position, score
+from protocol import console
+from protocol.console import (
+    HumanGame,
+    RawConsole,
+    TerminalUI,
+    board_picture,
+    history_path,
+    move_completions,
+    plain_text,
+    star_grid,
+    star_score_report,
+)
+from protocol.controller import GtpController
+from tests.test_svg import example_position, load_examples
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_OPTIONS = ["--seed", "1", "--playouts", "20", "--player", "flat"]
+SERVE = [sys.executable, "-m", "protocol.cli", "serve", *ENGINE_OPTIONS]
+PLAY = [sys.executable, "-m", "protocol.cli", "play"]
+TIMEOUT = 60.0  # only to turn a hang into a failure
+
+
+def arguments(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    console.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+async def until(condition, what: str, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+# -- completion ---------------------------------------------------------------------------
+
+
+def test_star_completion_offers_the_empty_cells_and_pass():
+    position = Position(2)
+    labels = list(position.geometry.labels)
+    assert move_completions(position, "") == labels + ["pass"]
+    assert move_completions(position, "s2") == ["S20", "S21"]
+    assert move_completions(position, "*") == ["*10", "*20", "*21"]
+    assert move_completions(position, "PA") == ["pass"]
+    position.play(position.parse_move("S20"))
+    assert move_completions(position, "S2") == ["S21"]
+    assert move_completions(position, "S2", WHITE) == ["S21"]
+    assert move_completions(position, "x") == []
+    position.play(-1)
+    position.play(-1)
+    assert position.is_over() and move_completions(position, "") == []
+
+
+def test_amazons_completion_goes_square_by_square():
+    position = AmazonsPosition(10)
+    moves = position.legal_moves()
+    names = position.geometry.names
+    assert sorted(move_completions(position, "")) == ["a4-", "d1-", "g1-", "j4-"]
+    assert sorted(move_completions(position, "", BLACK)) == ["a7-", "d10-", "g10-", "j7-"]
+    d1 = position.geometry.parse_square("d1")
+    targets = {names[m[1]] for m in moves if m[0] == d1}
+    assert sorted(move_completions(position, "D1-")) == sorted(f"d1-{t}/" for t in targets)
+    d7 = position.geometry.parse_square("d7")
+    arrows = move_completions(position, "d1-d7/")
+    # From d7 with d1 vacated: 2 + 5 along the rank, 2 + 6 along the file, 3 + 2 + 2 + 6 diagonally.
+    assert len(arrows) == sum(1 for m in moves if m[:2] == (d1, d7)) == 28
+    assert all(position.is_legal(position.parse_move(text)) for text in arrows)
+    assert move_completions(position, "d1-d7/g") == ["d1-d7/g4", "d1-d7/g7"]
+    assert move_completions(position, "b") == []
+
+
+def test_human_and_raw_completion_sources():
+    game = HumanGame(None, None, game="star", size=2, human=BLACK)
+    assert game.completions([], "un") == ["undo"]
+    assert game.completions([], "S2") == ["S20", "S21"]
+    assert game.completions([], "h") == ["hint", "help"]
+    assert game.completions(["hint"], "") == []
+    raw = RawConsole(None, None)
+    raw.commands = ["boardsize", "game", "genmove", "known_command", "play", "undo"]
+    assert raw.completions([], "g") == ["game", "genmove"]
+    assert raw.completions(["play"], "w") == ["white"]
+    assert raw.completions(["known_command"], "un") == ["undo"]
+    assert raw.completions(["game"], "am") == ["amazons"]
+    assert raw.completions(["play", "b"], "*1") == []  # no board known yet
+    raw.follow(["boardsize", "2"], "")
+    assert raw.completions(["play", "b"], "*1") == ["*10"]
+    assert raw.completions(["7", "play", "white"], "t2") == ["T20", "T21"]
+    assert raw.follow(["play", "b", "*10"], "") and raw.mirror.history == [(BLACK, 0)]
+    assert raw.completions(["play", "w"], "*1") == []
+    assert raw.follow(["genmove", "w"], "T20") and len(raw.mirror.history) == 2
+    assert raw.follow(["undo"], "") and len(raw.mirror.history) == 1
+    assert raw.follow(["game", "amazons"], "") and raw.mirror.size == 10
+
+
+def test_history_file_location(monkeypatch, tmp_path):
+    monkeypatch.setenv("STARGTP_HISTORY", str(tmp_path / "env_history"))
+    assert history_path(None) == str(tmp_path / "env_history")
+    assert history_path(str(tmp_path / "given")) == str(tmp_path / "given")
+    monkeypatch.delenv("STARGTP_HISTORY")
+    assert history_path(None) == os.path.expanduser("~/.stargtp_history")
+
+
+# -- pictures and the score report ------------------------------------------------------------
+
+
+def test_star_grid_never_overlaps_tokens():
+    for rings in range(2, 11):
+        for width in (1, 3):
+            cells, columns, rows = star_grid(rings, width)
+            assert len(cells) == 5 * rings * (rings + 1) // 2
+            occupied: dict[int, list[int]] = {}
+            for row, column in cells:
+                assert 0 <= row < rows and 0 <= column and column + width <= columns
+                occupied.setdefault(row, []).append(column)
+            assert sorted(occupied) == list(range(rows))  # no blank line inside the board
+            for columns_on_row in occupied.values():
+                ordered = sorted(columns_on_row)
+                assert all(b - a > width for a, b in zip(ordered, ordered[1:]))
+    assert star_grid(10, 3)[1] <= 84  # a full board fits a wide-ish terminal
+
+
+@pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
+def test_plain_star_picture_shows_every_stone(record):
+    position = example_position(record)
+    *board, status = plain_text(board_picture(position, plain=True)).split("\n")
+    text = "\n".join(board)
+    assert text.count("X") == len(record["black"].split())
+    assert text.count("O") == len(record["white"].split())
+    assert "[O]" in text  # the last move
+    empty = [label for label in position.geometry.labels if label not in record["black"].split()
+             and label not in record["white"].split()]
+    assert sorted(re.findall(r"[*STAR]\d\d", text)) == sorted(empty)
+    peris = record["peris"].split()
+    assert f"black (X): 3 stars, {peris[0]} peris" in status and f"| score {record['result']}" in status
+
+
+def test_coloured_star_picture_styles():
+    position = example_position(load_examples()[0])
+    fragments = board_picture(position, plain=False, hint=position.parse_move("*20"))
+    styles = {text: style for style, text in fragments}
+    assert "class:stone-black" in styles["S10"] and "class:stone-white" in styles["*10"]
+    assert "class:last" in styles["R43"] and "class:stone-white" in styles["R43"]
+    assert "class:owned-black" in styles["R41"]  # an empty pericell black's star owns
+    assert "class:quark" in styles["S40"] and "class:hint" in styles["*20"]
+    compact = board_picture(Position(10), plain=False, columns=60)
+    assert "S43" not in plain_text(compact) and plain_text(compact).count("·") == 275
+
+
+def test_amazons_picture():
+    position = AmazonsPosition(6)
+    position.play(position.parse_move("b1-b4/d4"))
+    text = plain_text(board_picture(position, plain=True))
+    lines = text.split("\n")
+    assert lines[0] == "    a b c d e f"
+    assert lines[3] == " 4  . W . x . .  4"
+    assert lines[-1] == "black to move, 1 moves played | last: white b1-b4/d4"
+    hinted = board_picture(position, plain=False, hint=position.parse_move("a5-a4/a3"))
+    assert sum(1 for style, _ in hinted if "class:hint" in style) == 3
+
+
+def test_score_report_of_the_worked_examples():
+    first, second = (example_position(record) for record in load_examples())
+    assert star_score_report(first) == [
+        "score (komi 0): conventional, simplified and Schmittberger",
+        "             stars peris quarks quark peri  conventional  simplified  Schmittberger",
+        "  black          3    13      3          1            10           2             -1",
+        "  white          1     7      2          0            11           3             +1",
+        "  black star: 8 peris, 2 quarks: *42 *43 S40 A42 A43 R40 R41 R42",
+        "  black star: 3 peris, 1 quark: S42 S43 T40",
+        "  black star: 2 peris, 0 quarks: T42 T43",
+        "  white star: 7 peris, 2 quarks: *40 *41 S41 T41 A40 A41 R43",
+        "  dead (not stars): R20 R31",
+        "  result: W+1 (white wins)",
+    ]
+    report = star_score_report(second, komi=0.5)
+    assert report[2:4] == [
+        "  black          3    10      2          0            10          -2           -1.5",
+        "  white          3    10      3          1          11.5        -0.5           +1.5",
+    ]
+    assert report[-2:] == ["  dead (not stars): *10 S10 S21 R21, *30, S43", "  result: W+1.5 (white wins)"]
+
+
+# -- a game on prompt_toolkit's pipe input ------------------------------------------------------
+
+
+def test_terminal_game_against_the_engine(tmp_path):
+    """Tab completion, a hint, undo, passes to the end, the final score; the
+    history file, read back by the next session."""
+    history = tmp_path / "history"
+
+    async def play() -> tuple[int, str, HumanGame]:
+        engine = await GtpController.start(SERVE, cwd=ROOT)
+        holder = {}
+        with create_pipe_input() as pipe:
+            output = io.StringIO()
+            ui = TerminalUI(lambda before, word: holder["game"].completions(before, word), str(history),
+                            pt_input=pipe, pt_output=PlainTextOutput(output))
+            game = holder["game"] = HumanGame(engine, ui, game="star", size=2, human=BLACK)
+            task = asyncio.create_task(game.run())
+            buffer = ui.session.default_buffer
+            prompting = lambda: ui.session.app.is_running  # noqa: E731
+
+            await until(prompting, "the first prompt")
+            pipe.send_text("S2\t")  # two candidates: the menu opens
+            await until(lambda: buffer.complete_state is not None, "the completion menu")
+            assert [c.text for c in buffer.complete_state.completions] == ["S20", "S21"]
+            pipe.send_text("\t")  # the first is chosen
+            await until(lambda: buffer.text == "S20", "the completed move")
+            pipe.send_text("\r")
+            await until(lambda: len(game.position.history) == 2 and prompting(), "the engine's answer")
+            assert game.position.history[0] == (BLACK, game.position.parse_move("S20"))
+            free = [label for label in ("S20", "S21")
+                    if game.position.board[game.position.parse_move(label)] == 0]
+            offered = ui.session.completer.get_completions(Document("S2"), CompleteEvent())
+            assert [c.text for c in offered] == free
+
+            pipe.send_text("hint\r")
+            await until(lambda: "hint: " in output.getvalue() and prompting(), "the hint")
+            hinted = output.getvalue().split("hint: ")[-1].split()[0]
+            assert game.position.is_legal(game.position.parse_move(hinted))
+            pipe.send_text("undo\r")
+            await until(lambda: not game.position.history and prompting(), "the undo")
+
+            for _ in range(40):
+                if game.is_over():
+                    break
+                before = len(game.position.history)
+                pipe.send_text("pass\r")
+                await until(lambda: len(game.position.history) > before and prompting()
+                            and (game.is_over() or game.position.to_move == BLACK), "the engine's move")
+            assert game.position.is_over()
+            await until(lambda: "the engine's final_score" in output.getvalue(), "the final score")
+            pipe.send_text("quit\r")
+            status = await asyncio.wait_for(task, TIMEOUT)
+        await engine.close()
+        return status, output.getvalue(), game
+
+    status, text, game = asyncio.run(play())
+    assert status == 0
+    result = score(game.position)
+    for line in star_score_report(game.position):
+        assert line in text
+    assert f"the engine's final_score: {result.gtp_result()}" in text
+    assert "undone" in text and "white (engine) plays" in text
+    recorded = [line[1:] for line in history.read_text().splitlines() if line.startswith("+")]
+    assert recorded[:3] == ["S20", "hint", "undo"] and recorded[-1] == "quit"
+    assert set(recorded[3:-1]) == {"pass"}
+
+    async def recall() -> str | None:
+        with create_pipe_input() as pipe:
+            ui = TerminalUI(lambda before, word: [], str(history), pt_input=pipe,
+                            pt_output=PlainTextOutput(io.StringIO()))
+            pipe.send_text("\x1b[A\x1b[A\r")  # up twice: the line before "quit"
+            return await ui.read("> ")
+
+    assert asyncio.run(recall()) == "pass"
+
+
+def test_terminal_raw_console(tmp_path):
+    async def session() -> tuple[int, str, RawConsole]:
+        engine = await GtpController.start(SERVE, cwd=ROOT)
+        holder = {}
+        with create_pipe_input() as pipe:
+            output = io.StringIO()
+            ui = TerminalUI(lambda before, word: holder["raw"].completions(before, word),
+                            str(tmp_path / "history"), pt_input=pipe, pt_output=PlainTextOutput(output))
+            raw = holder["raw"] = RawConsole(engine, ui)
+            task = asyncio.create_task(raw.run())
+            prompting = lambda: ui.session.app.is_running  # noqa: E731
+            await until(prompting, "the prompt")
+            assert raw.game == "star" and raw.mirror is None
+            pipe.send_text("boardsize 2\r")
+            await until(lambda: raw.mirror is not None and prompting(), "boardsize")
+            pipe.send_text("pla\t")
+            await until(lambda: ui.session.default_buffer.text == "play", "the command name")
+            pipe.send_text(" b *1\t")
+            await until(lambda: ui.session.default_buffer.text == "play b *10", "the vertex")
+            pipe.send_text("\r")
+            await until(lambda: len(raw.mirror.history) == 1 and prompting(), "play")
+            pipe.send_text("genmove w\r")
+            await until(lambda: len(raw.mirror.history) == 2 and prompting(), "genmove")
+            pipe.send_text("undo\r12 known_command undo\rfoo\r")
+            await until(lambda: "? unknown command" in output.getvalue() and prompting(), "the answers")
+            pipe.send_text("quit\r")
+            status = await asyncio.wait_for(task, TIMEOUT)
+        await engine.close()
+        return status, output.getvalue(), raw
+
+    status, text, raw = asyncio.run(session())
+    assert status == 0
+    assert len(raw.mirror.history) == 1 and raw.mirror.history[0][0] == BLACK
+    assert "=12 true" in text and "? unknown command" in text
+    assert "*10" in text and "S21" in text  # the board, drawn after the moves
+
+
+# -- plain line mode --------------------------------------------------------------------------
+
+
+def run_console(argv: list[str], script: str) -> subprocess.CompletedProcess:
+    return subprocess.run(PLAY + argv, input=script, capture_output=True, text=True, cwd=ROOT,
+                          timeout=TIMEOUT)
+
+
+def test_plain_line_mode_game():
+    script = "S20\nhint\nundo\nhelp\nbogus\nS99\n" + "pass\n" * 20 + "quit\n"
+    completed = run_console(["--size", "2", *ENGINE_OPTIONS], script)
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0] == "*Star, 2 rings -- you play black; 'help' lists the commands, Tab completes moves."
+    assert "black 1> S20" in lines and "undone" in lines
+    assert "unknown command 'bogus' ('help' lists the commands)" in lines
+    assert "illegal move: 'S99' is not a cell of the 2-ring board" in lines
+    assert any(line.startswith("hint: ") for line in lines)
+    # Replay what happened after the undo and check the final report against it.
+    position = Position(2)
+    for line in lines[lines.index("undone"):]:
+        if re.fullmatch(r"black \d+> pass", line):
+            position.play(-1, BLACK)
+        elif line.startswith("white (engine) plays "):
+            position.play(position.parse_move(line.split()[-1]), WHITE)
+    assert position.is_over()
+    report = star_score_report(position)
+    start = lines.index("game over")
+    assert lines[start + 1:start + 1 + len(report)] == report
+    assert lines[start + 1 + len(report)] == f"  the engine's final_score: {score(position).gtp_result()}"
+    assert "game over> pass" in lines and "the game is over: 'undo', 'new' or 'quit'" in lines
+
+
+def test_plain_line_mode_amazons_as_black():
+    completed = run_console(["--game", "amazons", "--size", "6", "--colour", "black", *ENGINE_OPTIONS],
+                            "moves\nb6-b5/b4\nb6-b5/b4\nresign\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    engine_move = next(line for line in lines if line.startswith("white (engine) plays "))
+    position = AmazonsPosition(6)
+    position.play(position.parse_move(engine_move.split()[-1]))
+    assert "black 2> moves" in lines
+    assert f"{len(position.legal_moves())} legal moves, by amazons on a5 b6 e6 f5; " \
+           f"type a square and press Tab for its moves" in lines
+    assert "black 2> b6-b5/b4" in lines
+    assert any(line.startswith("illegal move: no black amazon on b6") for line in lines)
+    assert "black resigned: white wins" in lines
+
+
+def test_plain_raw_console_is_a_protocol_transcript():
+    engine = " ".join(SERVE)
+    completed = run_console(["--engine", engine],
+                            "name\nboardsize 2  # a comment\n\nplay b s10\n7 undo\nundo\nbogus\nquit\nname\n")
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == ("= stargtp\n\n=\n\n=\n\n=7\n\n? cannot undo\n\n? unknown command\n\n=\n\n")
+
+
+def test_plain_raw_console_over_tcp_with_a_start_size():
+    """--connect to a TCP server; --game/--size are sent first, and stdout
+    still carries only the answers."""
+    server = subprocess.Popen(SERVE + ["--tcp", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        banner = server.stderr.readline()
+        port = re.search(r"listening on 127\.0\.0\.1:(\d+)", banner).group(1)
+        completed = run_console(["--connect", f"127.0.0.1:{port}", "--game", "amazons", "--size", "6"],
+                                "play w b1-b4/d4\nplay w b1-b4/d4\nquit\n")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=TIMEOUT)
+    assert completed.returncode == 0, completed.stderr
+    # game, boardsize, clear_board; then the move, the same move again, quit.
+    assert completed.stdout == "=\n\n=\n\n=\n\n=\n\n? illegal move\n\n=\n\n"
+
+
+def test_plain_game_against_another_engine_with_vs():
+    completed = run_console(["--vs", " ".join(SERVE), "--size", "2", "--colour", "white"], "new\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0] == "*Star, 2 rings -- you play white; 'help' lists the commands, Tab completes moves."
+    assert sum(1 for line in lines if line.startswith("black (engine) plays ")) == 2  # once per game
+    assert "white 2> new" in lines and "new game" in lines and "white 2> quit" in lines
+
+
+def test_command_line_errors():
+    both = run_console(["--engine", "x", "--connect", "localhost:1"], "")
+    assert both.returncode == 2 and "not both" in both.stderr
+    size = run_console(["--size", "1"], "")
+    assert size.returncode == 2 and "2..10 rings" in size.stderr
+    missing = run_console(["--engine", "/nonexistent/engine"], "")
+    assert missing.returncode == 1 and "cannot start engine" in missing.stderr
+
+
+# -- a real pseudo-terminal -------------------------------------------------------------------------
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+class Terminal:
+    """A child process on a pseudo-terminal: read what it draws, type at it."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+        self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                                        start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.raw = b""
+        self.seen = 0  # how much of the plain text has been matched already
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r", "")
+
+    def expect(self, pattern: str, timeout: float = TIMEOUT) -> re.Match:
+        """Wait for ``pattern`` to appear after the previous match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.text, self.seen)
+            if found:
+                self.seen = found.end()
+                return found
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out waiting for {pattern!r}; screen so far:\n{self.text[-3000:]}")
+            ready, _, _ = select.select([self.master], [], [], min(remaining, 0.2))
+            if ready:
+                try:
+                    self.raw += os.read(self.master, 65536)
+                except OSError:  # the child closed the terminal
+                    raise AssertionError(f"terminal closed waiting for {pattern!r}:\n{self.text[-3000:]}")
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def kill(self) -> None:
+        """Make sure the child (and the engine it started) is gone."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
+
+    def close(self) -> int:
+        """Wait for the child to exit, still reading: a full terminal buffer would block it."""
+        deadline = time.monotonic() + TIMEOUT
+        try:
+            while self.process.poll() is None and time.monotonic() < deadline:
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if ready:
+                    try:
+                        self.raw += os.read(self.master, 65536)
+                    except OSError:
+                        pass
+            return self.process.wait(timeout=1)
+        finally:
+            self.kill()
+
+
+def test_game_on_a_pseudo_terminal(tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1",
+               PROMPT_TOOLKIT_COLOR_DEPTH="DEPTH_24_BIT", STARGTP_HISTORY=str(tmp_path / "history"))
+    terminal = Terminal(PLAY + ["--size", "2", *ENGINE_OPTIONS], env)
+    try:
+        terminal.expect(r"black 1>")
+        terminal.type("*1\t")  # one candidate: completed in place
+        terminal.expect(r"\*10")
+        terminal.type("\r")
+        terminal.expect(r"white \(engine\) plays (\S+)")
+        terminal.expect(r"black 3>")
+        assert "48;2;178;34;34" in terminal.raw.decode()  # black's stones: white on red
+        terminal.type("undo\r")
+        terminal.expect(r"undone")
+        prompt = terminal.expect(r"(black \d+|game over)>")
+        for _ in range(40):
+            if prompt.group(1) == "game over":
+                break
+            terminal.type("pass\r")
+            prompt = terminal.expect(r"(black \d+|game over)>")
+        assert prompt.group(1) == "game over"
+        assert re.search(r"result: [BW]\+\d+ \((black|white) wins", terminal.text)
+        assert "conventional" in terminal.text and "Schmittberger" in terminal.text
+        terminal.type("quit\r")
+        assert terminal.close() == 0
+    finally:
+        terminal.kill()
+    recorded = (tmp_path / "history").read_text()
+    assert "+*10\n" in recorded and "+undo\n" in recorded and "+quit\n" in recorded

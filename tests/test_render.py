@@ -1,0 +1,192 @@
+"""``stargtp render``: move lists, match results files (a real match's among
+them), Amazons SGF; one picture, a chosen move, a whole series; errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.amazons import Position as AmazonsPosition
+from engine.amazons import write_sgf
+from engine.star import Position
+from protocol.cli import main
+from protocol.render import RecordError, positions_of, read_record
+from tests.test_svg import load_examples, parse, with_class
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def render(*argv: str) -> int:
+    return main(["render", *argv])
+
+
+def stones(root, colour: str | None = None) -> list[str]:
+    classes = ("stone",) if colour is None else ("stone", colour)
+    return sorted(e.get("data-cell") for e in with_class(root, *classes))
+
+
+def test_move_list_with_set_up_lines_draws_the_worked_example(tmp_path):
+    record = load_examples()[0]
+    source = tmp_path / "example1.txt"
+    source.write_text(f"# the seed's first example\nsize 4\nblack {record['black']}\nwhite {record['white']}\n")
+    out = tmp_path / "example1.svg"
+    assert render(str(source), "-o", str(out), "--dead") == 0
+    text = out.read_text()
+    assert text.endswith("</svg>\n") and text.count("\n") == 1
+    root = parse(text.rstrip("\n"))
+    assert stones(root, "black") == sorted(record["black"].split())
+    assert stones(root, "white") == sorted(record["white"].split())
+    assert len(with_class(root, "star")) == 4
+    caption = with_class(root, "caption")[0].text
+    assert caption == "45 moves, last white R43, black to move, score now W+1"
+
+
+def test_alternating_moves_move_option_and_stdout(tmp_path, capsys):
+    source = tmp_path / "game.txt"
+    source.write_text("game star\nrings 3\n*30 s10  # comments are ignored\nPASS t32\n")
+    assert render(str(source)) == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root, "black") == ["*30"]
+    assert stones(root, "white") == ["S10", "T32"]  # black passed in between
+    assert render(str(source), "--move", "1", "--no-caption") == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root) == ["*30"] and not with_class(root, "caption")
+    assert render(str(source), "--move", "-2", "--caption", "two moves in") == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root) == ["*30", "S10"]
+    assert with_class(root, "caption")[0].text == "two moves in"
+    assert render(str(source), "--move", "5") == 2
+    assert "the game has 4 moves" in capsys.readouterr().err
+
+
+def test_series_writes_one_picture_per_move(tmp_path):
+    source = tmp_path / "game.txt"
+    source.write_text("size 2\nS20 S21 T20 pass A20\n")
+    series = tmp_path / "pictures"
+    assert render(str(source), "--series", str(series), "--no-labels") == 0
+    files = sorted(series.iterdir())
+    assert [f.name for f in files] == [f"move-{i:03d}.svg" for i in range(6)]
+    counts = [len(with_class(parse(f.read_text().rstrip("\n")), "stone")) for f in files]
+    assert counts == [0, 1, 2, 3, 3, 4]
+    assert not with_class(parse(files[-1].read_text().rstrip("\n")), "label")
+
+
+def test_positions_of_keeps_each_prefix_of_the_history():
+    final = Position(3)
+    for label in ("*30", "S10", "T32"):
+        final.play(final.parse_move(label))
+    positions = positions_of(final)
+    assert [len(p.history) for p in positions] == [0, 1, 2, 3]
+    assert positions[-1].history == final.history and positions[2].history == final.history[:2]
+
+
+def _results_file(path: Path) -> None:
+    header = {"type": "header", "format": "stargtp-match-results/1", "settings": {"game": "star"}}
+    games = [
+        {"type": "game", "key": "A vs B #0", "game": "star", "size": 2, "result": "W+7",
+         "moves": [{"colour": "black", "move": "S20", "seconds": 0.1},
+                   {"colour": "white", "move": "*10", "seconds": 0.1}]},
+        {"type": "game", "key": "A vs B #1", "game": "amazons", "size": 6, "result": "B+R",
+         "moves": [{"colour": "white", "move": "b1-b4/d4", "seconds": 0.1},
+                   {"colour": "black", "move": "resign", "seconds": 0.1}]},
+    ]
+    path.write_text("\n".join(json.dumps(item) for item in [header, *games]) + "\n")
+
+
+def test_results_file_records_by_number_and_key(tmp_path, capsys):
+    results = tmp_path / "results.jsonl"
+    _results_file(results)
+    assert render(str(results)) == 0
+    captured = capsys.readouterr()
+    assert "holds 2 games; drawing the first" in captured.err
+    root = parse(captured.out.rstrip("\n"))
+    assert stones(root, "black") == ["S20"] and stones(root, "white") == ["*10"]
+    assert with_class(root, "caption")[0].text.endswith("recorded result W+7")
+    for choice in ("2", "A vs B #1"):
+        assert render(str(results), "--record", choice) == 0
+        root = parse(capsys.readouterr().out.rstrip("\n"))
+        assert [e.get("data-square") for e in with_class(root, "arrow")] == ["d4"]
+        assert sorted(e.get("data-square") for e in with_class(root, "amazon", "white")) == ["a2", "b4", "e1", "f2"]
+    assert render(str(results), "--record", "3") == 1
+    assert "the file holds games 1..2" in capsys.readouterr().err
+    assert render(str(results), "--record", "no such key") == 1
+    assert "no game with the key" in capsys.readouterr().err
+
+
+def test_a_real_match_runner_results_file(tmp_path):
+    """The match runner's own output, two random engines on a 2-ring board."""
+    results = tmp_path / "match.jsonl"
+    engine = f"{sys.executable} -m protocol.cli serve --player random --seed"
+    completed = subprocess.run(
+        [sys.executable, "-m", "protocol.cli", "match", "--black", f"{engine} 1", "--white", f"{engine} 2",
+         "--games", "1", "--size", "2", "--results", str(results), "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    record = [json.loads(line) for line in results.read_text().splitlines()][-1]
+    out = tmp_path / "game.svg"
+    assert render(str(results), "-o", str(out)) == 0
+    root = parse(out.read_text().rstrip("\n"))
+    expected = {"black": [], "white": []}
+    for move in record["moves"]:
+        if move["move"] not in ("pass", "resign"):
+            expected[move["colour"]].append(move["move"])
+    assert stones(root, "black") == sorted(expected["black"])
+    assert stones(root, "white") == sorted(expected["white"])
+    assert with_class(root, "caption")[0].text.endswith(f"recorded result {record['result']}")
+
+
+def test_amazons_sgf(tmp_path):
+    position = AmazonsPosition(10)
+    for text in ("d1-d7/g7", "a7-b7/b1", "g1-g4/e2"):
+        position.play(position.parse_move(text))
+    source = tmp_path / "game.sgf"
+    source.write_text(write_sgf(position, result="W+12"))
+    out = tmp_path / "game.svg"
+    assert render(str(source), "-o", str(out), "--unit", "30") == 0
+    root = parse(out.read_text().rstrip("\n"))
+    assert sorted(e.get("data-square") for e in with_class(root, "arrow")) == ["b1", "e2", "g7"]
+    assert sorted(e.get("data-square") for e in with_class(root, "amazon", "black")) == ["b7", "d10", "g10", "j7"]
+    assert [e.get("data-square") for e in with_class(root, "last-move", "to")] == ["g4"]
+    assert with_class(root, "caption")[0].text.endswith("recorded result W+12")
+    assert render(str(source), "-o", str(out), "--unit", "30", "--no-caption") == 0
+    root = parse(out.read_text().rstrip("\n"))
+    assert root.get("width") == root.get("height") == str(round(10 * 30 + 2 * 0.6 * 30))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("size 3\n*30 *30\n", "input:2: *30: *30 is occupied"),
+    ("*30\nsize 3\n", "input:2: 'size' must come before the moves"),
+    ("game chess\n", "input:1: unknown game 'chess'"),
+    ("size x\n", "input:1: the size must be a number"),
+    ("size 12\n", "input: a *Star board has 2..10 rings, not 12"),
+    ("game amazons\nsize 6\nb1-b7/b2\n", "input:3: b1-b7/b2:"),
+    ('{"type": "header"}\n', "input: no game record in the file"),
+    ('{"moves": []}\nnot json\n', "input:2: not a JSON record"),
+    ("(;GM[1]SZ[19];B[dd])", "GM[1] is not Amazons"),
+])
+def test_unreadable_records(text, message):
+    with pytest.raises(RecordError) as error:
+        read_record(text)
+    assert message in str(error.value)
+
+
+def test_command_line_errors(tmp_path, capsys):
+    assert render(str(tmp_path / "missing.txt")) == 1
+    assert "cannot read" in capsys.readouterr().err
+    source = tmp_path / "bad.txt"
+    source.write_text("size 2\nS20 S20\n")
+    assert render(str(source)) == 1
+    assert "bad.txt:2: S20: S20 is occupied" in capsys.readouterr().err
+    source.write_text("S20\n")
+    assert render(str(source), "--unit", "0") == 2
+    assert render(str(source), "--size", "3", "--game", "star", "-o", str(tmp_path / "no" / "dir.svg")) == 1
+
+
+def test_render_reads_stdin():
+    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "render", "-", "--size", "2"],
+                               input="S20 *10\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    root = parse(completed.stdout.rstrip("\n"))
+    assert stones(root, "black") == ["S20"] and stones(root, "white") == ["*10"]

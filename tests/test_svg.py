@@ -1,0 +1,234 @@
+"""SVG pictures: parsed as XML, with the right number of cells, edges, stones,
+stars, owned pericells, quarks and marks for known positions (the seed's
+worked examples among them), for both games."""
+
+import math
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from engine.amazons import Position as AmazonsPosition
+from engine.colour import BLACK, WHITE
+from engine.star import PASS, Position, geometry
+from protocol.svg import amazons_svg, describe, position_svg, star_layout, star_svg
+
+EXAMPLES = Path(__file__).parent / "data" / "star_examples.txt"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def load_examples() -> list[dict]:
+    records, current = [], None
+    for line in EXAMPLES.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        if key == "name":
+            current = {"name": rest, "star": []}
+            records.append(current)
+        elif key == "star":
+            current["star"].append(rest.split())
+        else:
+            current[key] = rest
+    return records
+
+
+def example_position(record: dict) -> Position:
+    position = Position(int(record["rings"]))
+    for colour, key in ((BLACK, "black"), (WHITE, "white")):
+        for label in record[key].split():
+            position.play(position.parse_move(label), colour)
+    return position
+
+
+def parse(text: str) -> ET.Element:
+    assert "\n" not in text and text.startswith("<svg") and text.endswith("</svg>")
+    return ET.fromstring(text)
+
+
+def with_class(root: ET.Element, *classes: str) -> list[ET.Element]:
+    """Elements whose class attribute holds every one of ``classes``."""
+    return [e for e in root.iter() if set(classes) <= set((e.get("class") or "").split())]
+
+
+def cells_of(elements) -> list[str]:
+    return [e.get("data-cell") for e in elements]
+
+
+# -- *Star --------------------------------------------------------------------------
+
+
+def test_layout_puts_rings_on_pentagons_with_corners_on_the_arms():
+    for rings in range(2, 11):
+        geo = geometry(rings)
+        layout = star_layout(rings)
+        assert len(layout) == geo.cell_count
+        for cell in range(geo.cell_count):
+            ring, position = geo.ring_of[cell], geo.position_of[cell]
+            x, y = layout[cell]
+            if position % ring == 0:  # a corner: on its arm's direction, at radius `ring`
+                angle = math.radians(-90 + 72 * (position // ring))
+                assert x == pytest.approx(ring * math.cos(angle))
+                assert y == pytest.approx(ring * math.sin(angle))
+            else:  # between two corners: inside the circle of radius `ring`
+                assert math.hypot(x, y) < ring
+        # No two cells closer than one ring apart, no lattice edge (but the
+        # star bridge's diagonals) longer than a pentagon step.
+        closest = min(math.dist(a, b) for i, a in enumerate(layout) for b in layout[i + 1:])
+        assert closest == pytest.approx(1.0)
+        longest = max(math.dist(layout[c], layout[o]) for c in range(geo.cell_count)
+                      for o in geo.neighbours[c] if geo.ring_of[c] > 1 or geo.ring_of[o] > 1)
+        assert longest == pytest.approx(2 * math.sin(math.radians(36)))
+
+
+@pytest.mark.parametrize("rings", [2, 4, 10])
+def test_empty_board_has_every_cell_edge_label_and_quark(rings):
+    root = parse(position_svg(Position(rings)))
+    cells = 5 * rings * (rings + 1) // 2
+    assert len(with_class(root, "cell")) == cells
+    assert len(with_class(root, "label")) == cells
+    assert len(with_class(root, "edge")) == 5 * rings * (3 * rings + 1) // 2
+    assert len(with_class(root, "edge", "perimeter")) == 5 * rings
+    assert len(with_class(root, "bridge")) == 1
+    assert len(with_class(root, "arm")) == 5
+    quarks = with_class(root, "quark")
+    assert sorted(cells_of(quarks)) == sorted(f"{arm}{rings % 10}0" for arm in "*STAR")
+    assert not with_class(root, "stone") and not with_class(root, "star") and not with_class(root, "last-move")
+
+
+@pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
+def test_worked_examples(record):
+    position = example_position(record)
+    root = parse(position_svg(position, dead=True))
+    black, white = record["black"].split(), record["white"].split()
+    assert sorted(cells_of(with_class(root, "stone", "black"))) == sorted(black)
+    assert sorted(cells_of(with_class(root, "stone", "white"))) == sorted(white)
+    assert len(with_class(root, "cell")) == 50 - len(black) - len(white)
+    # One group per star, in the scorer's order, each with its owned pericells.
+    stars = with_class(root, "star")
+    listing = [[("black" if "black" in s.get("class").split() else "white"), s.get("data-quarks")]
+               + sorted(cells_of(with_class(s, "owned"))) for s in stars]
+    expected = [[line[0], line[1]] + sorted(line[2:]) for line in record["star"]]
+    assert listing == expected
+    assert [s.get("id") for s in stars] == [f"star-{i}" for i in range(1, len(stars) + 1)]
+    for star in stars:
+        assert int(star.get("data-peris")) == len(with_class(star, "owned"))
+    black_quarks, white_quarks = map(int, record["quarks"].split())
+    assert len(with_class(root, "quark", "black")) == black_quarks
+    assert len(with_class(root, "quark", "white")) == white_quarks
+    assert len(with_class(root, "quark")) == 5
+    black_peris, white_peris = map(int, record["peris"].split())
+    assert len(with_class(root, "owned", "black")) == black_peris
+    assert len(with_class(root, "owned", "white")) == white_peris
+    last = with_class(root, "last-move")
+    assert cells_of(last) == [white[-1]]
+
+
+def test_dead_stones_of_example_two():
+    """Red's (black's) stone on S43 is dead; so is the central black group."""
+    position = example_position(load_examples()[1])
+    root = parse(star_svg(position, dead=True))
+    dead = sorted(cells_of(with_class(root, "stone", "dead")))
+    assert dead == sorted(["S43", "*10", "S10", "S21", "R21", "*30"])
+    assert sorted(cells_of(with_class(root, "dead-mark"))) == dead
+    # Mid-game (the board is not full, nobody passed) dead groups are not marked by default.
+    assert not with_class(parse(star_svg(position)), "dead")
+
+
+def test_full_board_marks_dead_groups_by_default():
+    from engine.star import score
+
+    rng = random.Random(7)
+    position = Position(5)
+    while not position.is_over():
+        position.play(rng.choice(position.legal_moves()))
+    root = parse(position_svg(position))
+    expected = sorted(position.geometry.labels[c] for group in score(position).dead_groups for c in group)
+    assert sorted(cells_of(with_class(root, "stone", "dead"))) == expected
+    # On a full board every pericell has an owner.
+    assert len(with_class(root, "owned")) == 25
+    assert not with_class(root, "cell")
+
+
+def test_options_switch_parts_off_and_marks_on():
+    position = example_position(load_examples()[0])
+    bare = parse(position_svg(position, labels=False, stars=False, last_move=False))
+    assert not with_class(bare, "label") and not with_class(bare, "star") and not with_class(bare, "last-move")
+    assert len(with_class(bare, "stone")) == 45
+    hinted = parse(position_svg(Position(4), marks=[Position(4).parse_move("s43")]))
+    assert cells_of(with_class(hinted, "mark")) == ["S43"]
+
+
+def test_pass_is_not_a_last_move_and_caption_is_escaped():
+    position = Position(3)
+    position.play(position.parse_move("*30"))
+    position.play(PASS)
+    root = parse(position_svg(position, caption="a <b> & c\nd", title="x & y"))
+    assert not with_class(root, "last-move")
+    assert [e.text for e in with_class(root, "caption")] == ["a <b> & c d"]
+    assert root.find(f"{SVG}title").text == "x & y"
+
+
+def test_every_size_and_a_long_game_are_well_formed():
+    rng = random.Random(11)
+    for rings in range(2, 11):
+        position = Position(rings)
+        for _ in range(rng.randrange(position.geometry.cell_count)):
+            position.play(rng.choice(position.legal_moves()))
+        root = parse(position_svg(position, caption=describe(position)))
+        stones = sum(1 for v in position.board if v)
+        assert len(with_class(root, "stone")) == stones
+        assert len(with_class(root, "cell")) == position.geometry.cell_count - stones
+
+
+def test_unknown_options_and_games_are_refused():
+    with pytest.raises(TypeError):
+        position_svg(Position(3), arrows=True)
+    with pytest.raises(TypeError):
+        position_svg(AmazonsPosition(6), stars=False)
+
+    class Chess:
+        game = "chess"
+
+    with pytest.raises(ValueError):
+        position_svg(Chess())
+
+
+# -- Amazons --------------------------------------------------------------------------
+
+
+def test_amazons_start_position():
+    root = parse(position_svg(AmazonsPosition(10)))
+    assert len(with_class(root, "square")) == 100
+    assert len(with_class(root, "square", "dark")) == 50
+    assert [e.get("data-square") for e in with_class(root, "square", "dark")][0] == "a1"
+    squares = lambda *c: sorted(e.get("data-square") for e in with_class(root, *c))  # noqa: E731
+    assert squares("amazon", "white") == ["a4", "d1", "g1", "j4"]
+    assert squares("amazon", "black") == ["a7", "d10", "g10", "j7"]
+    assert not with_class(root, "arrow") and not with_class(root, "last-move")
+    assert len(with_class(root, "coordinate")) == 4 * 10
+
+
+def test_amazons_after_moves():
+    position = AmazonsPosition(8)
+    rng = random.Random(3)
+    for _ in range(9):
+        position.play(rng.choice(position.legal_moves()))
+    root = parse(amazons_svg(position, caption=describe(position)))
+    squares = lambda *c: sorted(e.get("data-square") for e in with_class(root, *c))  # noqa: E731
+    names = position.geometry.names
+    assert squares("arrow") == sorted(names[s] for s, v in enumerate(position.board) if v == 3)
+    assert len(squares("arrow")) == 9
+    assert squares("amazon", "white") == sorted(names[s] for s in position.amazons(WHITE))
+    assert squares("amazon", "black") == sorted(names[s] for s in position.amazons(BLACK))
+    origin, target, arrow = position.history[-1][1]
+    assert squares("last-move", "from") == [names[origin]]
+    assert squares("last-move", "to") == [names[target]]
+    assert squares("last-move", "shot") == [names[arrow]]
+    assert len(with_class(root, "move-line")) == 2
+    assert not with_class(root, "marked")
+    move = position.legal_moves()[0]
+    marked = parse(amazons_svg(position, marks=[move], labels=False))
+    assert [e.get("data-square") for e in with_class(marked, "mark")] == [names[move[2]]]
+    assert not with_class(marked, "coordinate")
