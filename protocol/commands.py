@@ -276,6 +276,52 @@ async def perft(session: Session, args: Args) -> str:
     return str(await session.perft(depth))
 
 
+MAX_SGF_BYTES = 1 << 20
+"""loadsgf refuses larger files: no legal Amazons record comes near it."""
+
+
+def printsgf(session: Session, args: Args) -> str:
+    """The current Amazons game as an SGF record (``GM[18]``), in the response."""
+    expect_count(args, 0)
+    position = session.position
+    if position.game != "amazons":
+        raise GtpError("printsgf is only available for amazons")
+    from engine.amazons.sgf import write_sgf
+
+    return "\n".join(line for line in write_sgf(position).splitlines() if line.strip())
+
+
+def loadsgf(session: Session, args: Args) -> str:
+    """Load an Amazons SGF file (switching the game to amazons), optionally
+    only up to the position before move ``N``. The one command that reads the
+    file system; it never writes."""
+    expect_count(args, 1, 2)
+    before = parse_int(args[1], minimum=1) if len(args) == 2 else None
+    from engine.amazons.sgf import read_sgf
+
+    try:
+        with open(args[0], "rb") as handle:
+            data = handle.read(MAX_SGF_BYTES + 1)
+        if len(data) > MAX_SGF_BYTES:
+            raise ValueError("file too large")
+        position = read_sgf(data.decode("utf-8"))
+    except (OSError, ValueError, GameError):  # UnicodeDecodeError is a ValueError
+        raise GtpError("cannot load file") from None
+    if before is not None:
+        while len(position.history) >= before:
+            position.undo()
+    session.adopt(position)
+    return ""
+
+
+def svg(session: Session, args: Args) -> str:
+    """The current position as an SVG picture, on one line."""
+    expect_count(args, 0)
+    from protocol.svg import position_svg
+
+    return position_svg(session.position)
+
+
 def gogui_interrupt(session: Session, args: Args) -> str:
     """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
     expect_count(args, 0)
@@ -316,6 +362,9 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("perft", perft),
     ("gogui-interrupt", gogui_interrupt),
     ("game", game),
+    ("printsgf", printsgf),
+    ("loadsgf", loadsgf),
+    ("stargtp-svg", svg),
 )
 
 

@@ -177,10 +177,19 @@ class Session:
         self.position = new_position(game, size)
         self.clock.set_control(self.clock.control)  # full clocks for the new game
 
+    def adopt(self, position: Any) -> None:
+        """Continue from ``position`` (a loaded record) with full clocks."""
+        self.position = position
+        self.clock.set_control(self.clock.control)
+
     def game_state(self) -> GameState:
         position = self.position
         moves = tuple((colour, position.format_move(move)) for colour, move in position.history)
-        return GameState(position.game, position.size, moves)
+        setup = None
+        if hasattr(position, "is_standard_start") and not position.is_standard_start():
+            board, to_move = position.initial_board
+            setup = (tuple(board), to_move)
+        return GameState(position.game, position.size, moves, setup)
 
     # -- searches ---------------------------------------------------------------
 

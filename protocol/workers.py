@@ -60,6 +60,9 @@ class GameState:
     size: int
     moves: tuple[tuple[int, str], ...]
     """(colour, move text) in the order played."""
+    setup: tuple | None = None
+    """``(board, to_move)`` the moves start from when that is not the game's
+    usual start (an Amazons record loaded with ``loadsgf``)."""
 
 
 @dataclass(frozen=True)
@@ -126,14 +129,21 @@ class _WorkerGame:
 
     def __init__(self) -> None:
         self.position: Any = None
+        self.setup: tuple | None = None
         self.moves: list[tuple[int, str]] = []
 
     def sync(self, state: GameState) -> Any:
         from engine.games import new_position
 
         position = self.position
-        if position is None or position.game != state.game or position.size != state.size:
-            position = self.position = new_position(state.game, state.size)
+        if (position is None or position.game != state.game or position.size != state.size
+                or self.setup != state.setup):
+            if state.setup is None:
+                position = new_position(state.game, state.size)
+            else:
+                position = type(new_position(state.game, state.size)).from_board(*state.setup)
+            self.position = position
+            self.setup = state.setup
             self.moves = []
         wanted = state.moves
         common = 0

@@ -1,0 +1,85 @@
+"""printsgf / loadsgf (Amazons records) and the stargtp-svg picture command."""
+
+import asyncio
+import xml.etree.ElementTree as ET
+
+from engine.amazons.position import Position as AmazonsPosition
+from engine.amazons.sgf import read_sgf, write_sgf
+from protocol.session import SessionConfig
+from protocol.workers import _WorkerGame
+from tests.gtp_helpers import converse, split_responses
+
+CONFIG = SessionConfig(player="random", seed=3)
+
+
+def talk(*lines: str) -> tuple[list[str], object]:
+    data = ("\n".join(lines) + "\n").encode()
+    output, session = asyncio.run(converse(data, CONFIG))
+    return [r.decode() for r in split_responses(output)], session
+
+
+def test_printsgf_round_trips_the_game():
+    answers, session = talk("game amazons", "boardsize 6", "play w e1-e3/e4", "genmove b", "printsgf")
+    assert answers[-1].startswith("= (;GM[18]")
+    record = answers[-1][2:-2]
+    again = read_sgf(record)
+    assert [(c, again.format_move(m)) for c, m in again.history] == [
+        (c, session.position.format_move(m)) for c, m in session.position.history]
+
+
+def test_printsgf_is_amazons_only():
+    answers, _ = talk("printsgf")
+    assert answers == ["? printsgf is only available for amazons\n\n"]
+
+
+def test_loadsgf_switches_game_and_can_stop_before_a_move(tmp_path):
+    p = AmazonsPosition(8)
+    for text in ("c1-c4/f4", "a6-b6/b5", "f1-f3/e3"):
+        p.play(p.parse_move(text))
+    path = tmp_path / "game.sgf"
+    path.write_text(write_sgf(p))
+    answers, session = talk(f"loadsgf {path}", "game")
+    assert answers == ["=\n\n", "= amazons\n\n"]
+    assert [session.position.format_move(m) for _, m in session.position.history] == [
+        "c1-c4/f4", "a6-b6/b5", "f1-f3/e3"]
+    answers, session = talk(f"loadsgf {path} 3")
+    assert answers == ["=\n\n"] and len(session.position.history) == 2
+
+
+def test_loadsgf_set_up_position_is_searched_from_its_setup(tmp_path):
+    # A record with explicit setup: the workers must start from it, not from
+    # the usual start, or genmove would answer a move of another position.
+    path = tmp_path / "setup.sgf"
+    path.write_text("(;GM[18]SZ[6]AB[aa][ff]AW[af][fa]AA[cc][dd];B[ffeebe])")
+    answers, session = talk(f"loadsgf {path}", "genmove b", "genmove w")
+    assert answers[0] == "=\n\n"
+    assert all(a.startswith("= ") and a != "= resign\n\n" for a in answers[1:])
+    assert len(session.position.history) == 3
+    assert not session.position.is_standard_start()
+    # What a worker rebuilds from the session's state is the same position.
+    rebuilt = _WorkerGame().sync(session.game_state())
+    assert rebuilt.key() == session.position.key()
+
+
+def test_loadsgf_failures_leave_the_position(tmp_path):
+    bad = tmp_path / "bad.sgf"
+    bad.write_bytes(b"(;GM[18]SZ[6];B[zzzzzz])")
+    binary = tmp_path / "binary.sgf"
+    binary.write_bytes(b"\xff\xfe(;GM[18])")
+    big = tmp_path / "big.sgf"
+    big.write_bytes(b"(;GM[18]" + b" " * (1 << 20) + b")")
+    answers, session = talk("boardsize 5", "play b S53", f"loadsgf {tmp_path / 'missing.sgf'}",
+                            f"loadsgf {bad}", f"loadsgf {binary}", f"loadsgf {big}",
+                            f"loadsgf {tmp_path}", "loadsgf", f"loadsgf {bad} 0")
+    assert answers[2:7] == ["? cannot load file\n\n"] * 5
+    assert answers[7].startswith("? syntax error") and answers[8].startswith("? syntax error")
+    assert session.position.game == "star" and len(session.position.history) == 1
+
+
+def test_svg_command_is_one_line_of_xml():
+    answers, _ = talk("boardsize 4", "play b *40", "play w S41", "play b *41", "stargtp-svg")
+    answer = answers[-1]
+    assert answer.startswith("= <svg") and answer.endswith("</svg>\n\n") and answer.count("\n") == 2
+    root = ET.fromstring(answer[2:-2])
+    stones = [e for e in root.iter() if "stone" in (e.get("class") or "").split()]
+    assert len(stones) == 3
