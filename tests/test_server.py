@@ -13,7 +13,6 @@ import time
 import pytest
 
 from engine.colour import BLACK, WHITE
-from engine.errors import GameError
 from engine.games import new_position
 from engine.search import Limits
 from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
@@ -21,13 +20,6 @@ from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone,
 from protocol.server import Conversation, parse_address
 from protocol.session import Session, SessionConfig
 from protocol.workers import SearchReply, merge_results
-
-try:
-    new_position("amazons")
-    HAVE_AMAZONS = True
-except GameError:
-    HAVE_AMAZONS = False
-
 
 class Harness:
     """A session driven through a Conversation in process, as a transport would."""
@@ -295,14 +287,6 @@ def test_parse_address() -> None:
 # -- games ------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(HAVE_AMAZONS, reason="Amazons is built")
-def test_game_amazons_fails_clearly_while_it_is_missing() -> None:
-    output, session = asyncio.run(converse(b"1 game amazons\n2 game\n"))
-    assert output == (b"?1 the game 'amazons' is not available in this build\n\n"
-                      b"=2 star\n\n")
-
-
-@pytest.mark.skipif(not HAVE_AMAZONS, reason="Amazons is not built yet")
 def test_game_amazons_through_the_same_commands() -> None:
     config = SessionConfig(seed=3, player="random")
     lines = (b"1 game amazons\n2 game\n3 list_stars\n4 final_score\n5 perft 1\n"
@@ -324,7 +308,6 @@ def test_game_amazons_through_the_same_commands() -> None:
     assert responses[12:] == [b"=13\n\n", b"=14 star\n\n"]
 
 
-@pytest.mark.skipif(not HAVE_AMAZONS, reason="Amazons is not built yet")
 def test_amazons_perft_can_be_interrupted() -> None:
     async def scenario() -> None:
         harness = Harness(SessionConfig(game="amazons"))
