@@ -322,6 +322,23 @@ def svg(session: Session, args: Args) -> str:
     return position_svg(session.position)
 
 
+async def stargtp_param(session: Session, args: Args) -> str:
+    """List, read or set the search settings (limits and player parameters)."""
+    expect_count(args, 0, 1, 2)
+    values = session.parameters()
+    if not args:
+        return "\n".join(f"{key} {value}" for key, value in values.items())
+    if len(args) == 1:
+        if args[0] not in values:
+            raise GtpError(f"unknown parameter {args[0]}")
+        return values[args[0]]
+    try:
+        await session.set_parameter(args[0], args[1])
+    except ValueError as exc:
+        raise GtpError(f"invalid parameter: {exc}") from None
+    return ""
+
+
 def gogui_interrupt(session: Session, args: Args) -> str:
     """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
     expect_count(args, 0)
@@ -365,6 +382,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("printsgf", printsgf),
     ("loadsgf", loadsgf),
     ("stargtp-svg", svg),
+    ("stargtp-param", stargtp_param),
 )
 
 

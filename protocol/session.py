@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import IllegalMove
@@ -190,6 +190,56 @@ class Session:
             board, to_move = position.initial_board
             setup = (tuple(board), to_move)
         return GameState(position.game, position.size, moves, setup)
+
+    # -- search parameters -------------------------------------------------------
+
+    def parameters(self) -> dict[str, str]:
+        """Every search setting by name: the per-move limits, then the player's
+        own parameters (``stargtp-param``)."""
+        from engine.search import make_player
+
+        config = self.config
+        player = make_player(config.player, **dict(config.params)).params()
+        # The per-move playout limit: the session's, else the player's default.
+        playouts = player.pop("playouts", "none") if config.playouts is None else str(config.playouts)
+        player.pop("playouts", None)
+        player.pop("komi", None)  # the session's komi command sets it for every search
+        values = {"player": config.player, "playouts": playouts,
+                  "seconds": "none" if config.seconds is None else f"{config.seconds:g}"}
+        values.update(player)
+        return values
+
+    async def set_parameter(self, name: str, value: str) -> None:
+        """Change one search setting; ValueError (nothing changed) when the name
+        or the value is refused. The worker pool is rebuilt for the next search,
+        so the new value applies from the next move."""
+        from engine.search import make_player
+
+        config = self.config
+        if name in ("playouts", "seconds"):
+            limit: float | None = None
+            if value.lower() != "none":
+                try:
+                    limit = int(value) if name == "playouts" else float(value)
+                except ValueError:
+                    raise ValueError(f"{name} takes a positive number or none, not {value!r}") from None
+                if not limit > 0 or limit != limit or limit == float("inf"):
+                    raise ValueError(f"{name} takes a positive number or none, not {value!r}")
+            config = replace(config, **{name: limit})
+        elif name == "komi":
+            raise ValueError("komi is set with the komi command")
+        elif name == "player":
+            make_player(value)  # ValueError for an unknown player
+            config = replace(config, player=value, params=())
+        else:
+            params = dict(config.params)
+            params[name] = value
+            make_player(config.player, **params)  # ValueError for a bad name or value
+            config = replace(config, params=tuple(params.items()))
+        self.config = config
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
 
     # -- searches ---------------------------------------------------------------
 
