@@ -8,6 +8,8 @@ game-specific about playouts and passing lives here.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Any, Callable
 
 
 def playout_winner(position, rng: random.Random, komi: float = 0.0) -> int | None:
@@ -46,3 +48,44 @@ def passing_wins(position, komi: float = 0.0) -> bool:
     from engine.star.scoring import score
 
     return score(position, komi).winner == position.to_move
+
+
+@dataclass(frozen=True)
+class TreeHooks:
+    """What a tree search needs from one game and board size beyond the
+    position API: a playout that also says which moves each colour "got"
+    (for AMAF/RAVE), and where each move sits in those owner masks.
+
+    A game without AMAF has ``amaf_width == 0``; its owner masks are 0.
+    """
+
+    amaf_width: int
+    """Number of bit positions in the owner masks (0: no AMAF)."""
+    amaf_index: Callable[[Any], int]
+    """Move -> its bit position ``0 <= i < amaf_width`` in the owner masks."""
+    playout: Callable[[Any, random.Random, float], tuple[int | None, int, int]]
+    """``(position, rng, komi) -> (winner, black_mask, white_mask)``: a random
+    playout; the masks hold the bits of the moves each colour made, or owned
+    at the end (*Star: the cells of each colour on the full board)."""
+
+
+def tree_hooks(position) -> TreeHooks:
+    """The :class:`TreeHooks` for ``position``'s game and size."""
+    if position.game == "star":
+        from engine.star.playout import layout, playout_bits
+
+        lay = layout(position.size)
+        cell_bit = tuple(bit.bit_length() - 1 for bit in lay.bit_of)
+
+        def star_playout(board, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
+            return playout_bits(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
+
+        return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout)
+
+    def plain_playout(board, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
+        return playout_winner(board, rng, komi), 0, 0
+
+    def no_index(move) -> int:
+        raise ValueError(f"the game {position.game!r} has no AMAF owner masks")
+
+    return TreeHooks(0, no_index, plain_playout)

@@ -1,0 +1,217 @@
+"""``stargtp bench``: how fast the engine runs on this machine.
+
+Measures, from the empty board: random playouts per second, UCT tree
+iterations per second (one process), and with ``--workers N`` the iterations
+per second of N root-parallel worker processes against one worker process,
+measured in the same run, alternating, so that both see the same machine load.
+Each figure is the median of ``--runs`` runs. A shared machine skews every
+number, so the load average is reported alongside, and with ``--workers N``
+also the *machine scaling*: how much faster N processes of a trivial busy loop
+run than one, measured between the search runs. A speedup close to the
+machine scaling means the search itself scales; both well below N means the
+cores were busy.
+
+    stargtp bench [--game star] [--size N] [--seconds S] [--workers N] [--runs R] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import multiprocessing
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+from engine.errors import GameError
+from engine.games import DEFAULT_SIZE, GAMES, new_position
+from engine.search import Limits, make_player
+from engine.search.parallel import run_parallel
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, default="star")
+    parser.add_argument("--size", type=int, default=None,
+                        help="board size (rings for *Star); default per game")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="length of each timed run (default 2)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="also measure N root-parallel worker processes against one")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="timed runs of each kind; medians are reported (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCT parameter for the tree runs (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _playout_function(game: str) -> Callable[[Any, random.Random], Any]:
+    """The game's random playout; GameError when the game is not built."""
+    if game == "star":
+        from engine.star.playout import random_playout
+
+        return random_playout
+    try:
+        module = importlib.import_module(f"engine.{game}.playout")
+        return module.random_playout
+    except (ImportError, AttributeError) as exc:
+        raise GameError(f"the game {game!r} has no playout in this build "
+                        f"(engine.{game}.playout.random_playout is missing)") from exc
+
+
+def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
+    """Random playouts per second from the empty board."""
+    playout = _playout_function(game)
+    position = new_position(game, size)
+    rng = random.Random(seed)
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(8):
+            playout(position, rng)
+        count += 8
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+def measure_iterations(game: str, size: int, seconds: float, seed: int,
+                       params: dict[str, str]) -> float:
+    """UCT iterations per second from the empty board, in this process."""
+    player = make_player("uct", seed=seed, **params)
+    position = new_position(game, size)
+    start = time.perf_counter()
+    result = player.genmove(position, Limits(seconds=seconds))
+    return result.playouts / (time.perf_counter() - start)
+
+
+def _busy_loop(seconds: float, barrier: Any, replies: Any) -> None:
+    barrier.wait()
+    start = time.perf_counter()
+    count = 0
+    while time.perf_counter() - start < seconds:
+        for _ in range(10000):
+            count += 1
+    replies.put(count / (time.perf_counter() - start))
+
+
+def measure_cpu_scaling(workers: int, seconds: float) -> float:
+    """Loop iterations per second of ``workers`` processes running a trivial
+    busy loop at once: what this machine gives N processes right now. Divided
+    by the one-process figure, it is the best speedup any parallel search
+    could show under the current load."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(workers)
+    replies = context.Queue()
+    processes = [context.Process(target=_busy_loop, args=(seconds, barrier, replies), daemon=True)
+                 for _ in range(workers)]
+    for process in processes:
+        process.start()
+    total = sum(replies.get(timeout=seconds + 120) for _ in processes)
+    for process in processes:
+        process.join()
+    return total
+
+
+def _parse_params(pairs: list[str]) -> dict[str, str]:
+    params = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"expected NAME=VALUE, not {pair!r}")
+        params[name] = value
+    make_player("uct", **params)  # reject unknown names and bad values now
+    return params
+
+
+def run(args: argparse.Namespace) -> int:
+    game = args.game
+    size = DEFAULT_SIZE[game] if args.size is None else args.size
+    if args.seconds <= 0 or args.runs < 1 or args.workers < 1:
+        print("stargtp bench: --seconds must be positive, --runs and --workers at least 1",
+              file=sys.stderr)
+        return 2
+    try:
+        params = _parse_params(args.param)
+        new_position(game, size)
+        _playout_function(game)
+    except (GameError, ValueError) as exc:
+        print(f"stargtp bench: {exc}", file=sys.stderr)
+        return 2
+
+    def log(text: str) -> None:
+        if not args.json:
+            print(text, flush=True)
+
+    load_before = os.getloadavg()
+    log(f"stargtp bench: {game}, size {size}, {args.runs} runs of {args.seconds:g} s, "
+        f"Python {platform.python_version()}, load average {load_before[0]:.2f}")
+    playouts = [measure_playouts(game, size, args.seconds, args.seed + i) for i in range(args.runs)]
+    log(f"random playouts/s:     {statistics.median(playouts):10.0f}   "
+        f"(runs: {', '.join(f'{p:.0f}' for p in playouts)})")
+    iterations = [measure_iterations(game, size, args.seconds, args.seed + i, params)
+                  for i in range(args.runs)]
+    log(f"tree iterations/s:     {statistics.median(iterations):10.0f}   "
+        f"(runs: {', '.join(f'{p:.0f}' for p in iterations)})")
+    report: dict[str, Any] = {
+        "game": game,
+        "size": size,
+        "workers": args.workers,
+        "seconds": args.seconds,
+        "runs": args.runs,
+        "playouts_per_s": round(statistics.median(playouts), 1),
+        "iterations_per_s": round(statistics.median(iterations), 1),
+        "playouts_per_s_runs": [round(p, 1) for p in playouts],
+        "iterations_per_s_runs": [round(p, 1) for p in iterations],
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+    if args.workers > 1:
+        baseline, parallel, ratios, machine = [], [], [], []
+        limits = Limits(seconds=args.seconds)
+        try:
+            for i in range(args.runs):
+                one = run_parallel(game, size, 1, limits, seed=args.seed + i, params=params)
+                many = run_parallel(game, size, args.workers, limits, seed=args.seed + i,
+                                    params=params)
+                baseline.append(one.playouts_per_second)
+                parallel.append(many.playouts_per_second)
+                ratios.append(many.playouts_per_second / one.playouts_per_second)
+                machine.append(measure_cpu_scaling(args.workers, args.seconds)
+                               / measure_cpu_scaling(1, args.seconds))
+        except RuntimeError as exc:
+            print(f"stargtp bench: {exc}", file=sys.stderr)
+            return 1
+        speedup = statistics.median(parallel) / statistics.median(baseline)
+        log(f"1 worker process:      {statistics.median(baseline):10.0f} iterations/s   "
+            f"(runs: {', '.join(f'{p:.0f}' for p in baseline)})")
+        log(f"{args.workers} worker processes:    {statistics.median(parallel):10.0f} iterations/s   "
+            f"(runs: {', '.join(f'{p:.0f}' for p in parallel)})")
+        log(f"parallel speedup:      {speedup:10.2f}x   "
+            f"(per-run ratios: {', '.join(f'{r:.2f}' for r in ratios)})")
+        log(f"machine scaling:       {statistics.median(machine):10.2f}x   "
+            f"(a busy loop in {args.workers} processes against 1, between the runs: "
+            f"{', '.join(f'{r:.2f}' for r in machine)})")
+        report.update({
+            "baseline_iterations_per_s": round(statistics.median(baseline), 1),
+            "parallel_iterations_per_s": round(statistics.median(parallel), 1),
+            "speedup": round(speedup, 3),
+            "speedup_runs": [round(r, 3) for r in ratios],
+            "baseline_runs": [round(p, 1) for p in baseline],
+            "parallel_runs": [round(p, 1) for p in parallel],
+            "machine_scaling": round(statistics.median(machine), 3),
+            "machine_scaling_runs": [round(r, 3) for r in machine],
+        })
+    load_after = os.getloadavg()
+    report["load_average_before"] = [round(x, 2) for x in load_before]
+    report["load_average_after"] = [round(x, 2) for x in load_after]
+    log(f"load average after:    {load_after[0]:.2f}")
+    if args.json:
+        print(json.dumps(report), flush=True)
+    return 0
