@@ -590,8 +590,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"TCP clients served at once; more are refused (default {DEFAULT_MAX_CONNECTIONS})")
     parser.add_argument("--player", choices=PLAYERS, default=None,
                         help=f"move generator (default: {default_player()})")
-    parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help="worker processes per session for the search (default 1)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="worker processes per session for the search, merged by root"
+                             " parallelism (default: the number of CPUs; 1 reproduces games"
+                             " exactly with --seed and --playouts)")
     parser.add_argument("--playouts", type=int, metavar="N", help="playouts per move")
     parser.add_argument("--seconds", type=float, metavar="S",
                         help="seconds per move when the controller sets no clock")
