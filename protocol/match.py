@@ -84,6 +84,7 @@ DEFAULT_START_TIMEOUT = 30.0
 (loading a network or a book can take a while; a loaded machine too)."""
 
 PLAYOUTS_PLACEHOLDER = "{playouts}"
+SLOT_PLACEHOLDER = "{slot}"
 """Replaced by the ``--playouts`` number in engine commands."""
 
 _ENGINE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
@@ -370,14 +371,19 @@ class MatchSettings:
     def engine(self, name: str) -> EngineEntry:
         return next(engine for engine in self.engines if engine.name == name)
 
-    def engine_spec(self, name: str) -> EngineSpec:
-        """How to start engine ``name``: its command with ``{playouts}``
-        replaced in fixed-playouts mode. GTP has no standard command for a
-        playout limit, so the limit travels on the engine's command line."""
+    def engine_spec(self, name: str, slot: int = 0) -> EngineSpec:
+        """How to start engine ``name`` in worker slot ``slot``: its command
+        with ``{playouts}`` replaced in fixed-playouts mode (GTP has no
+        standard command for a playout limit, so the limit travels on the
+        engine's command line) and ``{slot}`` by the slot number, so that
+        seeded engines of parallel slots do not all play the same games
+        (``--seed 1{slot}``)."""
         spec = self.engine(name).spec
-        if self.playouts is None or spec.argv is None:
+        if spec.argv is None:
             return spec
-        argv = tuple(word.replace(PLAYOUTS_PLACEHOLDER, str(self.playouts)) for word in spec.argv)
+        argv = tuple(word.replace(SLOT_PLACEHOLDER, str(slot)) for word in spec.argv)
+        if self.playouts is not None:
+            argv = tuple(word.replace(PLAYOUTS_PLACEHOLDER, str(self.playouts)) for word in argv)
         return replace(spec, argv=argv)
 
     def identity(self) -> dict[str, Any]:
@@ -811,7 +817,7 @@ class EnginePool:
 
     async def start(self, name: str) -> GtpController:
         """Start (or connect to) engine ``name`` and ask who it is."""
-        spec = self.settings.engine_spec(name)
+        spec = self.settings.engine_spec(name, self.slot)
         sink = self.stderr_sink
 
         def on_line(line: str) -> None:

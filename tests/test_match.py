@@ -423,3 +423,11 @@ def test_results_file_repairs_only_a_torn_tail_and_is_locked(tmp_path: Path) -> 
     with pytest.raises(ResultsError, match=r"r.jsonl:2: damaged record"):
         ResultsFile.open(str(path), {"game": "star"})
     assert path.read_text().count("garbage") == 1  # and nothing was cut
+
+
+def test_engine_commands_get_the_playouts_and_the_slot():
+    match = settings("serve --playouts {playouts} --seed 1{slot}", "tcp:127.0.0.1:9",
+                     playouts=300, concurrency=2)
+    assert match.engine_spec("A", 1).argv == ("serve", "--playouts", "300", "--seed", "11")
+    assert match.engine_spec("A", 0).argv == ("serve", "--playouts", "300", "--seed", "10")
+    assert match.engine_spec("B", 1) == match.engine("B").spec  # an address has no command
