@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.errors import IllegalMove
 from engine.games import new_position
-from engine.search import PLAYERS, Limits
+from engine.search import Limits
 from engine.search.interface import pass_move
 from protocol import commands
 from protocol.clock import Clock, estimate_moves_left
@@ -49,9 +49,14 @@ CHEAP_PERFT_POSITIONS = 1000
 they can be interrupted and never block other sessions."""
 
 
+MANAGED_PARAMS = {"komi": "komi is set with the komi command",
+                  "ownership": "ownership is counted during lz-analyze only"}
+"""Player parameters the session sets itself for each search."""
+
+
 def default_player() -> str:
-    """``uct`` when the engine provides it, else ``flat``."""
-    return "uct" if "uct" in PLAYERS else "flat"
+    """``auto``: the strongest search of whichever game the session plays."""
+    return "auto"
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,11 @@ class Session:
         """The hook for streaming commands (lz-analyze): while one runs, it puts
         here the callable that ends it; any new input line or an interrupt
         calls it (see :meth:`notify_input`)."""
+        self.emit: Callable[[str], None] = lambda text: None
+        """Writes response text straight to the client (set by the transport);
+        only streaming commands use it, through :meth:`stream_line`."""
+        self._stream_head = "="
+        self._streamed = False
         self._hurry = False
         # Set by an interrupt that arrives before the running command has
         # reached its search (it is cleared when the next command starts).
@@ -120,6 +130,8 @@ class Session:
             return format_failure(command.id, "unknown command")
         if entry.is_async:
             self._interrupted = False
+            self._stream_head = "=" if command.id is None else "=" + command.id
+            self._streamed = False
             return self._execute_async(command.id, command.name, entry.handler(command.args))
         try:
             result = entry.handler(command.args)
@@ -131,8 +143,23 @@ class Session:
         try:
             result = await work
         except Exception as error:
+            if self._streamed:  # already answered "=": just end the response
+                self.log(f"stargtp: {name} stopped: {error}")
+                return "\n"
             return self._failure(command_id, name, error)
+        if self._streamed:
+            return "\n"
         return format_success(command_id, result)
+
+    def stream_line(self, text: str) -> None:
+        """For streaming commands (lz-analyze): send one line of the running
+        command's response now. The first call sends the ``=id`` head; the
+        blank line that ends the response follows when the command returns.
+        ``text`` must be one non-empty line."""
+        if not self._streamed:
+            self._streamed = True
+            self.emit(self._stream_head + "\n")
+        self.emit(text + "\n")
 
     def _failure(self, command_id: str | None, name: str, error: Exception) -> str:
         message = failure_message(error)
@@ -203,7 +230,8 @@ class Session:
         # The per-move playout limit: the session's, else the player's default.
         playouts = player.pop("playouts", "none") if config.playouts is None else str(config.playouts)
         player.pop("playouts", None)
-        player.pop("komi", None)  # the session's komi command sets it for every search
+        for managed in MANAGED_PARAMS:  # set by the session for every search
+            player.pop(managed, None)
         values = {"player": config.player, "playouts": playouts,
                   "seconds": "none" if config.seconds is None else f"{config.seconds:g}"}
         values.update(player)
@@ -226,8 +254,8 @@ class Session:
                 if not limit > 0 or limit != limit or limit == float("inf"):
                     raise ValueError(f"{name} takes a positive number or none, not {value!r}")
             config = replace(config, **{name: limit})
-        elif name == "komi":
-            raise ValueError("komi is set with the komi command")
+        elif name in MANAGED_PARAMS:
+            raise ValueError(MANAGED_PARAMS[name])
         elif name == "player":
             make_player(value)  # ValueError for an unknown player
             config = replace(config, player=value, params=())

@@ -1,4 +1,5 @@
-"""Game-agnostic players: random, flat Monte Carlo, and UCT with RAVE.
+"""The players: random, flat Monte Carlo, UCT with RAVE (any game), MCTS with
+an evaluation cut-off (Amazons), and ``auto``, the strongest for each game.
 
 >>> from engine.star import Position
 >>> player = make_player("flat", seed=1, playouts="50")
@@ -12,14 +13,17 @@ from __future__ import annotations
 from engine.search.base import Limits, Player, SearchResult
 from engine.search.simple import FlatPlayer, RandomPlayer
 
-_PLAYERS: dict[str, type[Player]] = {"random": RandomPlayer, "flat": FlatPlayer}
-try:  # the UCT player arrives with the search issue
-    from engine.search.uct import UctPlayer
+from engine.search.amazons_mcts import AmazonsMcts
+from engine.search.auto import AutoPlayer
+from engine.search.uct import UctPlayer
 
-    _PLAYERS["uct"] = UctPlayer
-except ModuleNotFoundError as exc:
-    if exc.name != "engine.search.uct":
-        raise
+_PLAYERS: dict[str, type[Player]] = {
+    "auto": AutoPlayer,
+    "uct": UctPlayer,
+    "amazons-mcts": AmazonsMcts,
+    "flat": FlatPlayer,
+    "random": RandomPlayer,
+}
 
 PLAYERS: tuple[str, ...] = tuple(_PLAYERS)
 

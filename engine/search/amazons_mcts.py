@@ -1,0 +1,653 @@
+"""Monte Carlo tree search for the Game of the Amazons with an evaluation
+cut-off, the method of the strong Amazons programs (Invader).
+
+Each iteration selects down the tree with UCB1, plays a few random plies from
+the leaf, scores the position reached with the Lieberum-style evaluation of
+:mod:`engine.amazons.playout`, maps that score to a win probability, and
+backs it up. A finished game scores exactly (0 or 1).
+
+About 2,000 legal moves at the 10x10 start make "one child per move" too
+costly, so a move can be split into tree levels (``split``): 3 levels
+(amazon, destination, arrow), 2 levels ((amazon, destination), arrow) or 1
+(whole moves). Independently, ``widening`` opens a node's choices a few at a
+time, in the order of a move-ordering heuristic (``order``). The evaluation
+happens only after whole moves; inside a move, selection goes on from level
+to level. docs/search-amazons.md explains the algorithm, every parameter and
+the measurements behind the defaults.
+
+>>> from engine.amazons import Position
+>>> player = AmazonsMcts(seed=1, playouts="100")
+>>> result = player.genmove(Position(6), Limits())
+>>> result.playouts, Position(6).is_legal(result.move)
+(100, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engine.amazons.playout import cutoff_playout, evaluate
+from engine.amazons.position import Move, Position, queen_reach
+from engine.search.base import Budget, Limits, Player, SearchResult, never_stop
+
+# What the side to move chooses at a node (its *kind*). A position node is
+# where a whole move starts: PICK_AMAZON, PICK_PAIR or PICK_MOVE, by ``split``.
+PICK_AMAZON = 0
+"""split=3, position node: the square of the amazon that moves."""
+PICK_DESTINATION = 1
+"""split=3: where that amazon goes (a square)."""
+PICK_PAIR = 2
+"""split=2, position node: ``(origin, destination)``."""
+PICK_ARROW = 3
+"""split=2 and 3: where the arrow lands (a square)."""
+PICK_MOVE = 4
+"""split=1, position node: a whole :class:`Move`."""
+
+POSITION_KIND = {3: PICK_AMAZON, 2: PICK_PAIR, 1: PICK_MOVE}
+ORDERS = ("cheap", "eval", "none")
+
+ARROW_WEIGHT = 3.0
+"""Weight of the arrow score against the destination's mobility when the
+cheap ordering ranks whole moves (split=1)."""
+STOP_POLL = 16
+"""Evaluations between two polls of the stop condition while ``order=eval``
+ranks a node's choices (2,000 of them take ~0.15 s at the 10x10 start)."""
+
+
+class Node:
+    """One node of the tree. Its children's statistics live here, in lists
+    indexed by *slot* (a choice's place in ``choices``, best ordered first);
+    a child gets a Node of its own only when the search goes through it.
+    ``choices`` is None until the node is first selected from."""
+
+    __slots__ = ("kind", "to_move", "origin", "target", "visits", "choices",
+                 "child_visits", "child_wins", "children", "tried")
+
+    def __init__(self, kind: int, to_move: int, origin: int = -1, target: int = -1) -> None:
+        self.kind = kind
+        self.to_move = to_move
+        """The colour choosing here (the same on every level of one move)."""
+        self.origin = origin
+        """The amazon chosen on the levels above (PICK_DESTINATION, PICK_ARROW)."""
+        self.target = target
+        """Its destination (PICK_ARROW)."""
+        self.visits = 0
+        self.choices: list | None = None
+        self.child_visits: list[int] = []
+        self.child_wins: list[float] = []
+        """Sum of ``to_move``'s win probabilities over the visits of each slot."""
+        self.children: dict[int, Node] = {}
+        self.tried = 0
+        """Slots ``0 .. tried - 1`` have been visited; the next new one is ``tried``."""
+
+    def is_position(self) -> bool:
+        return self.kind in (PICK_AMAZON, PICK_PAIR, PICK_MOVE)
+
+    def best_slot(self) -> int:
+        """The most visited slot; more wins breaks a tie, then the better ordered."""
+        visits, wins = self.child_visits, self.child_wins
+        return max(range(len(visits)), key=lambda slot: (visits[slot], wins[slot], -slot))
+
+
+@dataclass(frozen=True)
+class MctsConfig:
+    """The search parameters, read once per search from the player's values."""
+
+    split: int
+    order: str
+    widening: bool
+    widen_base: int
+    widen_factor: float
+    widen_exponent: float
+    exploration: float
+    plies: int
+    sharpness: float
+    expand: int
+    max_nodes: int
+
+
+def win_probability(value: float, sharpness: float) -> float:
+    """An evaluation ``value`` in [-1, 1] as a win probability:
+    ``(1 + v)^k / ((1 + v)^k + (1 - v)^k)`` with ``k = sharpness``.
+
+    With ``k = 1`` that is ``(1 + v) / 2``; since the evaluation is
+    ``tanh(raw / SCALE)`` it is the logistic ``1 / (1 + exp(-2 k raw / SCALE))``
+    of the raw score, and a larger ``k`` makes it steeper (towards win/loss by
+    the sign of the evaluation).
+
+    >>> win_probability(0.0, 1.0), win_probability(0.5, 1.0), win_probability(-1.0, 3.0)
+    (0.5, 0.75, 0.0)
+    """
+    if sharpness == 1.0:
+        return (1.0 + value) * 0.5
+    up = (1.0 + value) ** sharpness
+    return up / (up + (1.0 - value) ** sharpness)
+
+
+class IterationBudget(Budget):
+    """:class:`Budget` that consults the clock and ``should_stop`` before
+    every iteration: an iteration of this search costs a few hundred
+    microseconds, so polling each time is cheap and keeps stopping prompt."""
+
+    def more(self) -> bool:
+        if self.playouts is not None and self.done >= self.playouts:
+            return False
+        return not self.out_of_time()
+
+    def out_of_time(self) -> bool:
+        """Told to stop, or past the deadline (ignores the iteration count)."""
+        if self.should_stop():
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+def _squares(mask: int) -> list[int]:
+    """The squares of a bitboard, lowest first."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        squares.append(low.bit_length() - 1)
+        mask ^= low
+    return squares
+
+
+class MoveOrdering:
+    """Ranks the choices of a node, best first, for one board and one
+    ``order``; the position is the scratch board of the search, before the
+    move being chosen is played.
+
+    The *cheap* heuristic: an amazon scores its mobility (squares it reaches
+    now); a destination the mobility the amazon would have there; an arrow
+    ``[in the reach of an opponent amazon] + [in the reach of two of them] +
+    2 [next to an opponent amazon] - [next to one of ours]``, all after the
+    amazon's step; a whole move the destination's score plus ``ARROW_WEIGHT``
+    times the arrow's. *eval* ranks destinations and whole moves by the
+    evaluation after them (a destination as the move that shoots back onto
+    the square it left, which is always legal). *none* shuffles at random.
+    """
+
+    def __init__(self, order: str, rng: random.Random, stopped: Callable[[], bool]) -> None:
+        self.order = order
+        self.rng = rng
+        self.stopped = stopped
+
+    def choices(self, node: Node, board: Position) -> list:
+        """The legal choices of ``node`` on ``board``, best first."""
+        kind = node.kind
+        if kind == PICK_AMAZON:
+            return self._amazons(board)
+        if kind == PICK_DESTINATION:
+            return self._destinations(board, node.origin)
+        if kind == PICK_ARROW:
+            return self._arrows(board, node.origin, node.target)
+        if kind == PICK_PAIR:
+            return self._pairs(board)
+        return self._moves(board)
+
+    # -- the levels ------------------------------------------------------------
+    def _movable(self, board: Position) -> list[int]:
+        """The side to move's amazons that have a move (a free neighbour)."""
+        free = ~board.occupied
+        king_masks = board.geometry.king_masks
+        return [s for s in board.amazons(board.to_move) if king_masks[s] & free]
+
+    def _amazons(self, board: Position) -> list[int]:
+        amazons = self._movable(board)
+        if self.order == "none":
+            self.rng.shuffle(amazons)
+            return amazons
+        occupied, ray_masks = board.occupied, board.geometry.ray_masks
+        # Even under order=eval: four choices at most, not worth evaluations.
+        return sorted(amazons, key=lambda s: -queen_reach(s, occupied, ray_masks).bit_count())
+
+    def _destinations(self, board: Position, origin: int) -> list[int]:
+        occupied = board.occupied
+        ray_masks = board.geometry.ray_masks
+        targets = _squares(queen_reach(origin, occupied, ray_masks))
+        if self.order == "none":
+            self.rng.shuffle(targets)
+            return targets
+        if self.order == "eval":
+            return self._by_evaluation(board, [Move(origin, t, origin) for t in targets], targets)
+        lifted = occupied ^ (1 << origin)
+        return sorted(targets, key=lambda t: -queen_reach(t, lifted, ray_masks).bit_count())
+
+    def _arrows(self, board: Position, origin: int, target: int) -> list[int]:
+        occupied = board.occupied
+        ray_masks = board.geometry.ray_masks
+        arrows = _squares(queen_reach(target, occupied ^ (1 << origin), ray_masks))
+        if self.order == "none":
+            self.rng.shuffle(arrows)
+            return arrows
+        if self.order == "eval":
+            return self._by_evaluation(board, [Move(origin, target, a) for a in arrows], arrows)
+        score = self._arrow_scorer(board, origin, target)
+        return sorted(arrows, key=lambda a: -score(a))
+
+    def _pairs(self, board: Position) -> list[tuple[int, int]]:
+        occupied = board.occupied
+        ray_masks = board.geometry.ray_masks
+        pairs = [(origin, target) for origin in self._movable(board)
+                 for target in _squares(queen_reach(origin, occupied, ray_masks))]
+        if self.order == "none":
+            self.rng.shuffle(pairs)
+            return pairs
+        if self.order == "eval":
+            return self._by_evaluation(board, [Move(f, t, f) for f, t in pairs], pairs)
+        return sorted(pairs, key=lambda pair: -queen_reach(
+            pair[1], occupied ^ (1 << pair[0]), ray_masks).bit_count())
+
+    def _moves(self, board: Position) -> list[Move]:
+        moves = board.legal_moves()
+        if self.order == "none":
+            self.rng.shuffle(moves)
+            return moves
+        if self.order == "eval":
+            return self._by_evaluation(board, moves, moves)
+        occupied = board.occupied
+        ray_masks = board.geometry.ray_masks
+        scores: list[float] = []
+        scorer_of: dict[tuple[int, int], tuple[Callable[[int], float], float]] = {}
+        for origin, target, arrow in moves:
+            found = scorer_of.get((origin, target))
+            if found is None:
+                mobility = queen_reach(target, occupied ^ (1 << origin), ray_masks).bit_count()
+                found = scorer_of[(origin, target)] = (self._arrow_scorer(board, origin, target), mobility)
+            score, mobility = found
+            scores.append(mobility + ARROW_WEIGHT * score(arrow))
+        ranked = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
+        return [moves[i] for i in ranked]
+
+    # -- scores ------------------------------------------------------------------
+    @staticmethod
+    def _arrow_scorer(board: Position, origin: int, target: int) -> Callable[[int], float]:
+        """The cheap arrow score after the amazon's step ``origin -> target``."""
+        geo = board.geometry
+        ray_masks, king_masks = geo.ray_masks, geo.king_masks
+        after = board.occupied ^ (1 << origin) ^ (1 << target)
+        reached = twice = near = 0
+        for square in board.amazons(3 - board.to_move):
+            reach = queen_reach(square, after, ray_masks)
+            twice |= reached & reach
+            reached |= reach
+            near |= king_masks[square]
+        own = king_masks[target]
+        for square in board.amazons(board.to_move):
+            if square != origin:
+                own |= king_masks[square]
+
+        def score(arrow: int) -> float:
+            bit = 1 << arrow
+            return ((bit & reached != 0) + (bit & twice != 0) + 2 * (bit & near != 0)
+                    - (bit & own != 0))
+
+        return score
+
+    def _by_evaluation(self, board: Position, moves: list[Move], choices: list) -> list:
+        """``choices`` sorted by the evaluation after the matching ``moves``,
+        for the side that plays them. Polls the stop condition; once it says
+        stop, the choices not yet evaluated follow the others unranked."""
+        scores: list[float] = []
+        for i, move in enumerate(moves):
+            if i % STOP_POLL == 0 and i and self.stopped():
+                scores.extend([-math.inf] * (len(moves) - i))
+                break
+            board.play_unchecked(move)
+            scores.append(-evaluate(board))  # the opponent's view, turned round
+            board.undo()
+        ranked = sorted(range(len(choices)), key=scores.__getitem__, reverse=True)
+        return [choices[i] for i in ranked]
+
+
+class Tree:
+    """A search tree with its root position node."""
+
+    def __init__(self, root: Node, rng: random.Random) -> None:
+        self.root = root
+        self.rng = rng
+        self.node_count = 1
+
+    def reroot(self, node: Node) -> None:
+        """Keep only the subtree of ``node``."""
+        self.root = node
+        count = 0
+        stack = [node]
+        while stack:
+            here = stack.pop()
+            count += 1
+            stack.extend(here.children.values())
+        self.node_count = count
+
+    def descend(self, node: Node, move: Move) -> Node | None:
+        """The position node after ``move`` from position node ``node``, if
+        the tree has it."""
+        if node.kind == PICK_MOVE:
+            steps: tuple = (tuple(move),)
+        elif node.kind == PICK_PAIR:
+            steps = ((move[0], move[1]), move[2])
+        else:
+            steps = tuple(move)
+        for choice in steps:
+            if node.choices is None:
+                return None
+            try:
+                slot = node.choices.index(choice)
+            except ValueError:
+                return None
+            found = node.children.get(slot)
+            if found is None:
+                return None
+            node = found
+        return node
+
+    # -- one search ---------------------------------------------------------------
+    def search(self, position: Position, budget: IterationBudget, config: MctsConfig) -> None:
+        """Run iterations from ``position`` (the root's position) until the
+        budget says stop; at least one, so that the root has statistics."""
+        rng = self.rng
+        board = position.copy()
+        ordering = MoveOrdering(config.order, rng, budget.out_of_time)
+        position_kind = POSITION_KIND[config.split]
+        expand, max_nodes = config.expand, config.max_nodes
+        plies, sharpness = config.plies, config.sharpness
+        select = self._select
+        root = self.root
+        path: list[tuple[Node, int]] = []
+        while budget.done == 0 or budget.more():
+            node = root
+            played = 0
+            while True:
+                if node.choices is None:
+                    self._init_node(node, ordering, board)
+                if not node.choices:  # a position whose side to move has no move: lost
+                    path.append((node, -1))
+                    probability = 0.0
+                    break
+                slot = select(node, config)
+                path.append((node, slot))
+                choice = node.choices[slot]
+                kind = node.kind
+                child = node.children.get(slot)
+                if kind == PICK_ARROW or kind == PICK_MOVE:
+                    board.play_unchecked(Move(node.origin, node.target, choice)
+                                         if kind == PICK_ARROW else choice)
+                    played += 1
+                    if child is None:
+                        if node.child_visits[slot] >= expand and self.node_count < max_nodes:
+                            child = Node(position_kind, board.to_move)
+                            node.children[slot] = child
+                            self.node_count += 1
+                            path.append((child, -1))
+                        probability = win_probability(cutoff_playout(board, rng, plies), sharpness)
+                        break
+                elif child is None:
+                    # Inside a move: the next level is needed at once, to go on choosing.
+                    if self.node_count >= max_nodes:
+                        board.play_unchecked(self._finish_move(board, node, choice))
+                        played += 1
+                        probability = win_probability(cutoff_playout(board, rng, plies), sharpness)
+                        break
+                    if kind == PICK_AMAZON:
+                        child = Node(PICK_DESTINATION, node.to_move, choice)
+                    else:  # PICK_DESTINATION or PICK_PAIR
+                        origin, target = (node.origin, choice) if kind == PICK_DESTINATION else choice
+                        child = Node(PICK_ARROW, node.to_move, origin, target)
+                    node.children[slot] = child
+                    self.node_count += 1
+                node = child
+            # ``probability`` is for the side to move on the board now.
+            leaf_colour = board.to_move
+            for node, slot in path:
+                node.visits += 1
+                if slot >= 0:
+                    node.child_visits[slot] += 1
+                    node.child_wins[slot] += probability if node.to_move == leaf_colour else 1.0 - probability
+            path.clear()
+            for _ in range(played):
+                board.undo()
+            budget.done += 1
+
+    def _init_node(self, node: Node, ordering: MoveOrdering, board: Position) -> None:
+        node.choices = ordering.choices(node, board)
+        count = len(node.choices)
+        node.child_visits = [0] * count
+        node.child_wins = [0.0] * count
+        node.tried = 0
+
+    def _finish_move(self, board: Position, node: Node, choice: Any) -> Move:
+        """A random completion of the move being chosen at ``node`` (used
+        when the tree is full)."""
+        rng = self.rng
+        ray_masks = board.geometry.ray_masks
+        occupied = board.occupied
+        if node.kind == PICK_AMAZON:
+            origin = choice
+            target = rng.choice(_squares(queen_reach(origin, occupied, ray_masks)))
+        elif node.kind == PICK_DESTINATION:
+            origin, target = node.origin, choice
+        else:
+            origin, target = choice
+        arrow = rng.choice(_squares(queen_reach(target, occupied ^ (1 << origin), ray_masks)))
+        return Move(origin, target, arrow)
+
+    @staticmethod
+    def _select(node: Node, config: MctsConfig) -> int:
+        """UCB1 over the open slots; a slot not tried yet goes first, in order.
+        With widening only the first ``widen_base + widen_factor * N^widen_exponent``
+        slots are open at a node with ``N`` visits."""
+        choices = len(node.choices)
+        width = choices
+        if config.widening:
+            width = config.widen_base + int(config.widen_factor * node.visits ** config.widen_exponent)
+            width = min(choices, max(1, width))
+        tried = node.tried
+        if tried < width:
+            node.tried = tried + 1
+            return tried
+        visits, wins = node.child_visits, node.child_wins
+        scale = config.exploration * config.exploration * math.log(node.visits)
+        sqrt = math.sqrt
+        best, best_value = 0, -math.inf
+        for slot in range(width):
+            n = visits[slot]
+            value = wins[slot] / n + sqrt(scale / n)
+            if value > best_value:
+                best, best_value = slot, value
+        return best
+
+    # -- the answer -------------------------------------------------------------------
+    def best_move(self, position: Position, ordering: MoveOrdering) -> tuple[Move, int, float]:
+        """The move of most visits, level by level, with the visits and wins
+        of its last level (a level the tree lacks takes its best ordered choice)."""
+        node = self.root
+        origin = target = -1
+        while True:
+            if node.choices is None:
+                node = Node(node.kind, node.to_move, node.origin, node.target)
+                self._init_node(node, ordering, position)
+            slot = node.best_slot()
+            choice = node.choices[slot]
+            kind = node.kind
+            if kind == PICK_MOVE:
+                return choice, node.child_visits[slot], node.child_wins[slot]
+            if kind == PICK_ARROW:
+                return (Move(node.origin, node.target, choice), node.child_visits[slot],
+                        node.child_wins[slot])
+            if kind == PICK_AMAZON:
+                origin = choice
+                following = Node(PICK_DESTINATION, node.to_move, origin)
+            elif kind == PICK_DESTINATION:
+                target = choice
+                following = Node(PICK_ARROW, node.to_move, node.origin, target)
+            else:
+                origin, target = choice
+                following = Node(PICK_ARROW, node.to_move, origin, target)
+            node = node.children.get(slot) or following
+
+    def move_statistics(self, node: Node | None = None) -> dict[Move, tuple[int, float]]:
+        """``move -> (visits, wins)`` of every visited whole move at position
+        node ``node`` (default: the root), wins for the side that plays it."""
+        stats: dict[Move, tuple[int, float]] = {}
+        stack = [self.root if node is None else node]
+        while stack:
+            node = stack.pop()
+            if node.choices is None:
+                continue
+            for slot, visits in enumerate(node.child_visits):
+                if not visits:
+                    continue
+                if node.kind == PICK_MOVE:
+                    stats[node.choices[slot]] = (visits, node.child_wins[slot])
+                elif node.kind == PICK_ARROW:
+                    move = Move(node.origin, node.target, node.choices[slot])
+                    stats[move] = (visits, node.child_wins[slot])
+                elif slot in node.children:
+                    stack.append(node.children[slot])
+        return stats
+
+    def principal_variation(self, first: Move, limit: int = 20) -> list[Move]:
+        """``first``, then the most visited line through the tree."""
+        pv = [first]
+        node = self.descend(self.root, first)
+        while node is not None and node.choices and len(pv) < limit:
+            move = None
+            here = node
+            while here is not None and here.choices:
+                slot = here.best_slot()
+                if here.child_visits[slot] == 0:
+                    break
+                if here.kind == PICK_MOVE:
+                    move = here.choices[slot]
+                    break
+                if here.kind == PICK_ARROW:
+                    move = Move(here.origin, here.target, here.choices[slot])
+                    break
+                here = here.children.get(slot)
+            if move is None:
+                break
+            pv.append(move)
+            node = self.descend(node, move)
+        return pv
+
+
+class AmazonsMcts(Player):
+    """MCTS with an evaluation cut-off for Amazons (see docs/search-amazons.md)."""
+
+    name = "amazons-mcts"
+    PARAMS = {
+        "playouts": (int, 3000),
+        "exploration": (float, 0.3),
+        "plies": (int, 2),
+        "split": (int, 3),
+        "order": (str, "cheap"),
+        "widening": (bool, True),
+        "widen_base": (int, 2),
+        "widen_factor": (float, 1.0),
+        "widen_exponent": (float, 0.5),
+        "sharpness": (float, 1.0),
+        "expand": (int, 1),
+        "max_nodes": (int, 100_000),
+        "reuse": (bool, True),
+        "komi": (float, 0.0),
+    }
+
+    def __init__(self, seed: int | None = None, **params: str) -> None:
+        self._tree: Tree | None = None
+        self._tree_key: tuple | None = None
+        self._tree_history: list = []
+        super().__init__(seed, **params)
+        self.rng = random.Random(seed)
+
+    def set_param(self, name: str, value: str) -> None:
+        old = self.values.get(name)
+        super().set_param(name, value)
+        new = self.values[name]
+        problem = None
+        if name == "split" and new not in POSITION_KIND:
+            problem = "split must be 1, 2 or 3 (tree levels per move)"
+        elif name == "order" and new.lower() not in ORDERS:
+            problem = f"order must be one of {', '.join(ORDERS)}"
+        elif name == "exploration" and not 0 <= new < math.inf:
+            problem = "exploration must be a finite number >= 0"
+        elif name == "sharpness" and not 0 < new <= 100:
+            problem = "sharpness must be above 0 and at most 100"
+        elif name == "widen_factor" and not 0 <= new < math.inf:
+            problem = "widen_factor must be a finite number >= 0"
+        elif name == "widen_exponent" and not 0 <= new <= 1:
+            problem = "widen_exponent must be between 0 and 1"
+        elif name == "max_nodes" and new < 1:
+            problem = "max_nodes must be at least 1"
+        if problem:
+            self.values[name] = old
+            raise ValueError(problem)
+        if name == "order":
+            self.values[name] = new.lower()
+        if self.values[name] != old and name != "playouts":
+            self._tree = None  # statistics gathered under other settings
+
+    @property
+    def tree(self) -> Tree | None:
+        """The search tree kept from the last search (None before the first)."""
+        return self._tree
+
+    def config(self) -> MctsConfig:
+        v = self.values
+        return MctsConfig(
+            split=v["split"], order=v["order"], widening=v["widening"],
+            widen_base=v["widen_base"], widen_factor=v["widen_factor"],
+            widen_exponent=v["widen_exponent"], exploration=v["exploration"],
+            plies=v["plies"], sharpness=v["sharpness"], expand=v["expand"],
+            max_nodes=v["max_nodes"])
+
+    def genmove(self, position: Position, limits: Limits,
+                should_stop: Callable[[], bool] = never_stop) -> SearchResult:
+        if getattr(position, "game", None) != "amazons":
+            raise ValueError(f"{self.name} plays Amazons only, not {getattr(position, 'game', position)!r}")
+        budget = IterationBudget(limits, self.values["playouts"], should_stop)
+        if position.is_over():
+            return SearchResult(move=None)  # no legal move: the only resignation
+        tree = self._tree_for(position)
+        if position.count_moves() == 1:
+            budget.playouts = 1  # a forced move needs no thought
+        config = self.config()
+        tree.search(position, budget, config)
+        ordering = MoveOrdering(config.order, self.rng, budget.out_of_time)
+        move, visits, wins = tree.best_move(position.copy(), ordering)
+        return SearchResult(
+            move=move,
+            playouts=budget.done,
+            winrate=wins / visits if visits else None,
+            pv=tree.principal_variation(move),
+            root=tree.move_statistics(),
+        )
+
+    def _tree_for(self, position: Position) -> Tree:
+        """The tree for ``position``: the kept subtree when the position follows
+        from the last one searched, else a new tree."""
+        key = (position.size, position.initial_board)
+        history = position.history
+        old = self._tree_history
+        tree = self._tree
+        if (tree is not None and self.values["reuse"] and self._tree_key == key
+                and len(history) >= len(old) and history[:len(old)] == old):
+            node: Node | None = tree.root
+            for colour, move in history[len(old):]:
+                if node.to_move != colour:  # set up with two moves of one colour
+                    node = None
+                    break
+                node = tree.descend(node, move)
+                if node is None:
+                    break
+            if node is not None and node.to_move == position.to_move:
+                tree.reroot(node)
+                self._tree_history = list(history)
+                return tree
+        root = Node(POSITION_KIND[self.values["split"]], position.to_move)
+        self._tree = Tree(root, self.rng)
+        self._tree_key = key
+        self._tree_history = list(history)
+        return self._tree

@@ -1,0 +1,381 @@
+"""The Amazons search (engine.search.amazons_mcts): legal moves in every
+mode and at the end of the game, the move levels against the plain move
+list, exact tree bookkeeping, reproducibility, tree reuse, limits and
+stopping, parameters, and strength against random-rollout UCT."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.amazons import Position, random_move
+from engine.amazons.scoring import is_settled, score
+from engine.colour import BLACK, WHITE, opponent
+from engine.search.amazons_mcts import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
+                                        PICK_PAIR, AmazonsMcts, MoveOrdering, Node, win_probability)
+from engine.search.base import Limits
+from engine.search.uct import UctPlayer
+
+MODES = [{"split": "3"}, {"split": "2"}, {"split": "1"},
+         {"split": "3", "widening": "off"}, {"split": "3", "order": "eval"},
+         {"split": "2", "order": "none"}, {"split": "1", "order": "eval", "widening": "off"}]
+
+
+def random_position(seed: int, size: int, plies: int) -> Position:
+    rng = random.Random(seed)
+    position = Position(size)
+    for _ in range(plies):
+        move = random_move(position, rng)
+        if move is None:
+            break
+        position.play(move)
+    return position
+
+
+def self_play(player: AmazonsMcts, size: int, playouts: int, max_plies: int = 200) -> list:
+    """One player plays both sides to the end; every move is checked legal."""
+    position = Position(size)
+    while len(position.history) < max_plies:
+        result = player.genmove(position, Limits(playouts=playouts))
+        if result.move is None:
+            assert position.is_over()
+            break
+        assert position.is_legal(result.move), position.format_move(result.move)
+        position.play(result.move)
+    return [move for _, move in position.history]
+
+
+# -- legal moves -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params", MODES, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+def test_every_mode_plays_legal_moves_to_the_end(params):
+    player = AmazonsMcts(seed=3, **params)
+    moves = self_play(player, 6, playouts=30)
+    assert 8 <= len(moves) <= 28  # each move fills one of the 28 empty squares of 6x6
+
+
+def test_legal_move_on_the_big_board_and_late_in_the_game():
+    for plies, size in ((0, 10), (40, 10), (70, 10), (44, 8)):
+        position = random_position(plies, size, plies)
+        if position.is_over():
+            continue
+        result = AmazonsMcts(seed=1).genmove(position, Limits(playouts=60))
+        assert position.is_legal(result.move)
+
+
+def test_no_move_means_resign_and_one_move_is_played_at_once():
+    stuck = Position.from_diagram("""
+        B x . . . .
+        x x . . . .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        . . . . . W""", to_move=BLACK)
+    result = AmazonsMcts(seed=1).genmove(stuck, Limits(playouts=50))
+    assert result.move is None and result.playouts == 0
+    forced = Position.from_diagram("""
+        B . x . . .
+        x x x . . .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        . . . . . W""", to_move=BLACK)
+    assert forced.count_moves() == 1
+    result = AmazonsMcts(seed=1).genmove(forced, Limits(playouts=50))
+    assert result.move == forced.legal_moves()[0] and result.playouts == 1
+
+
+def test_an_immediate_win_is_found_and_scored_exactly():
+    # White wins at once by closing b5 (an arrow or an amazon there): the
+    # black amazon on a6 then has no move. Those positions are finished games,
+    # so every visit of such a move scores exactly 1 for White.
+    position = Position.from_diagram("""
+        B x . . . .
+        . x . . . .
+        x . . . . .
+        . . . . . .
+        . . . . . .
+        . . . W . .""", to_move=WHITE)
+    result = AmazonsMcts(seed=5).genmove(position, Limits(playouts=400))
+    position.play(result.move)
+    assert position.is_over()
+    assert result.winrate == 1.0
+
+
+def test_the_move_levels_hold_exactly_the_legal_moves():
+    """Walking amazon -> destination -> arrow (or the pairs, or whole moves)
+    gives each legal move once, in every ordering."""
+    for seed in range(6):
+        position = random_position(seed, (6, 8, 10)[seed % 3], 4 * seed)
+        legal = sorted(position.legal_moves())
+        for order in ("cheap", "eval", "none"):
+            ordering = MoveOrdering(order, random.Random(seed), lambda: False)
+            board = position.copy()
+            three = [(f, t, a) for f in ordering.choices(Node(PICK_AMAZON, board.to_move), board)
+                     for t in ordering.choices(Node(PICK_DESTINATION, board.to_move, f), board)
+                     for a in ordering.choices(Node(PICK_ARROW, board.to_move, f, t), board)]
+            two = [(f, t, a) for f, t in ordering.choices(Node(PICK_PAIR, board.to_move), board)
+                   for a in ordering.choices(Node(PICK_ARROW, board.to_move, f, t), board)]
+            one = [tuple(m) for m in ordering.choices(Node(PICK_MOVE, board.to_move), board)]
+            assert sorted(three) == sorted(two) == sorted(one) == legal
+            assert board.history == position.history and board.board == position.board
+
+
+def naive_reach(position: Position, square: int, empty_too: tuple[int, ...] = ()) -> set[int]:
+    """Squares a queen on ``square`` reaches, walking the board square by square."""
+    size = position.size
+    reached = set()
+    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1)):
+        c, r = square % size + dc, square // size + dr
+        while 0 <= c < size and 0 <= r < size:
+            s = r * size + c
+            if position.board[s] and s not in empty_too:
+                break
+            reached.add(s)
+            c, r = c + dc, r + dr
+    return reached
+
+
+def test_cheap_arrow_order_follows_its_documented_score():
+    position = random_position(11, 8, 10)
+    me = position.to_move
+    ordering = MoveOrdering("cheap", random.Random(0), lambda: False)
+    size = position.size
+
+    def king(square: int) -> set[int]:
+        c, r = square % size, square // size
+        return {(r + dr) * size + c + dc for dc in (-1, 0, 1) for dr in (-1, 0, 1)
+                if (dc or dr) and 0 <= c + dc < size and 0 <= r + dr < size}
+
+    for origin in position.amazons(me):
+        for target in sorted(naive_reach(position, origin)):
+            after = position.copy()
+            after.board[origin], after.board[target] = 0, me
+            opponents = position.amazons(opponent(me))
+            reaches = [naive_reach(after, o) for o in opponents]
+            near = set().union(*(king(o) for o in opponents))
+            own = set().union(*(king(s) for s in [target] + [s for s in position.amazons(me) if s != origin]))
+
+            def arrow_score(a: int) -> int:
+                hits = sum(a in reach for reach in reaches)
+                return (hits >= 1) + (hits >= 2) + 2 * (a in near) - (a in own)
+
+            arrows = ordering.choices(Node(PICK_ARROW, me, origin, target), position)
+            assert set(arrows) == naive_reach(position, target, (origin,))
+            assert [arrow_score(a) for a in arrows] == sorted(map(arrow_score, arrows), reverse=True)
+            assert arrows == sorted(arrows, key=lambda a: -arrow_score(a))  # ties: square order
+
+
+# -- the tree ---------------------------------------------------------------------------------
+
+def check_counts(node: Node, is_root: bool = True) -> int:
+    """Visits add up exactly at every node; return the number of nodes."""
+    if node.choices is None:
+        return 1
+    total = sum(node.child_visits)
+    if node.is_position() and node.choices:
+        assert node.visits == total + (0 if is_root else 1)  # a new position node is a leaf once
+    elif node.choices:
+        assert node.visits == total
+    for slot, visits in enumerate(node.child_visits):
+        assert 0.0 <= node.child_wins[slot] <= visits
+    count = 1
+    for slot, child in node.children.items():
+        inside_move = child.kind in (PICK_DESTINATION, PICK_ARROW)
+        assert child.visits == node.child_visits[slot] - (0 if inside_move else 1)  # expand=1
+        assert child.to_move == (node.to_move if inside_move else opponent(node.to_move))
+        count += check_counts(child, False)
+    return count
+
+
+@pytest.mark.parametrize("split", ["1", "2", "3"])
+def test_tree_counts_root_statistics_and_answer(split):
+    position = random_position(2, 8, 6)
+    player = AmazonsMcts(seed=7, split=split)
+    result = player.genmove(position, Limits(playouts=300))
+    assert result.playouts == 300
+    nodes = check_counts(player.tree.root)
+    assert nodes == player.tree.node_count
+    assert sum(v for v, _ in result.root.values()) == 300
+    visits, wins = result.root[result.move]
+    assert result.winrate == wins / visits
+    assert all(position.is_legal(m) for m in result.root)
+    board = position.copy()
+    for move in result.pv:  # the principal variation is a legal line
+        board.play(move)
+    assert result.pv[0] == result.move and len(result.pv) >= 2
+
+
+def test_a_full_tree_still_searches_and_answers():
+    position = Position(8)
+    player = AmazonsMcts(seed=2, max_nodes="5")
+    result = player.genmove(position, Limits(playouts=200))
+    assert result.playouts == 200 and player.tree.node_count <= 5
+    assert position.is_legal(result.move)
+
+
+def test_win_probability():
+    assert win_probability(0.5, 1.0) == 0.75
+    assert win_probability(1.0, 4.0) == 1.0 and win_probability(-1.0, 4.0) == 0.0
+    assert win_probability(0.0, 7.0) == 0.5
+    steep = win_probability(0.2, 4.0)
+    assert steep == pytest.approx(1.2 ** 4 / (1.2 ** 4 + 0.8 ** 4)) and steep > win_probability(0.2, 1.0)
+
+
+# -- reproducibility and reuse ---------------------------------------------------------------
+
+def test_a_seed_and_a_playout_limit_give_the_same_game_twice():
+    first = self_play(AmazonsMcts(seed=42), 8, playouts=40)
+    again = self_play(AmazonsMcts(seed=42), 8, playouts=40)
+    other = self_play(AmazonsMcts(seed=43), 8, playouts=40)
+    assert first == again and first != other
+
+
+@pytest.mark.parametrize("split", ["1", "2", "3"])
+def test_tree_reuse_keeps_the_subtree(split):
+    position = Position(6)
+    player = AmazonsMcts(seed=9, split=split)
+    first = player.genmove(position, Limits(playouts=1500))
+    tree = player.tree
+    after_mine = tree.descend(tree.root, first.move)
+    # The opponent answers with the most visited of its replies that have a node.
+    replies = tree.move_statistics(after_mine)
+    reply = max((m for m in replies if tree.descend(after_mine, m)), key=lambda m: replies[m][0])
+    kept = tree.descend(after_mine, reply)
+    assert kept is not None and kept.visits > 0
+    visits_before = kept.visits
+    position.play(first.move)
+    position.play(reply)
+    second = player.genmove(position, Limits(playouts=100))
+    assert player.tree is tree and tree.root is kept
+    assert kept.visits == visits_before + 100
+    assert tree.node_count == check_counts(kept, is_root=False)
+    assert second.move in position.legal_moves()
+
+
+def test_tree_is_dropped_when_the_history_does_not_continue():
+    position = Position(6)
+    player = AmazonsMcts(seed=9)
+    first = player.genmove(position, Limits(playouts=100))
+    old_tree = player.tree
+    other = next(m for m in position.legal_moves() if m != first.move)
+    position.play(other)  # a move the tree never tried is fine too: new tree
+    player.genmove(position, Limits(playouts=50))
+    assert player.tree is not old_tree and player.tree.root.visits == 50
+    position.undo()  # taken back: the history no longer extends the last one
+    tree = player.tree
+    player.genmove(position, Limits(playouts=50))
+    assert player.tree is not tree
+    player.set_param("exploration", "0.5")  # other settings: no reuse either
+    assert player.tree is None
+
+
+# -- limits and stopping ----------------------------------------------------------------------
+
+def test_should_stop_interrupts_the_search():
+    calls = []
+
+    def should_stop() -> bool:
+        calls.append(None)
+        return len(calls) > 25
+
+    position = Position(10)
+    result = AmazonsMcts(seed=1).genmove(position, Limits(playouts=10**9), should_stop)
+    assert position.is_legal(result.move)
+    # The first iteration always runs; then a poll before each one: the
+    # 26th call says stop.
+    assert result.playouts == 26 and len(calls) == 26
+
+
+def test_slow_node_setup_polls_too():
+    """order=eval on whole moves evaluates ~2,000 moves at the 10x10 root; a
+    stop request is noticed within that, and the answer is still legal."""
+    calls = []
+
+    def should_stop() -> bool:
+        calls.append(None)
+        return len(calls) >= 3
+
+    position = Position(10)
+    player = AmazonsMcts(seed=1, split="1", order="eval")
+    result = player.genmove(position, Limits(playouts=1000), should_stop)
+    assert result.playouts == 1 and position.is_legal(result.move)
+    assert len(calls) >= 3
+
+
+def test_time_limit():
+    start = time.monotonic()
+    result = AmazonsMcts(seed=1).genmove(Position(10), Limits(seconds=0.2))
+    assert time.monotonic() - start < 10  # generous: only catches a hang
+    assert result.playouts >= 1 and Position(10).is_legal(result.move)
+    result = AmazonsMcts(seed=1).genmove(Position(10), Limits(seconds=0.0))
+    assert result.playouts == 1
+
+
+def test_default_playouts_apply_without_limits():
+    result = AmazonsMcts(seed=1, playouts="37").genmove(Position(6), Limits())
+    assert result.playouts == 37
+
+
+# -- parameters -------------------------------------------------------------------------------
+
+def test_parameters():
+    player = AmazonsMcts(seed=1, komi="7.5", order="EVAL", split="2")
+    params = player.params()
+    assert params["komi"] == "7.5" and params["order"] == "eval" and params["split"] == "2"
+    assert params["widening"] == "on" and params["reuse"] == "on"
+    assert set(params) == set(AmazonsMcts.PARAMS)
+    for name, value in [("split", "4"), ("order", "best"), ("sharpness", "0"), ("sharpness", "inf"),
+                        ("widen_exponent", "2"), ("exploration", "-1"), ("playouts", "-3"),
+                        ("max_nodes", "0"), ("plies", "x"), ("colour", "1")]:
+        with pytest.raises(ValueError):
+            player.set_param(name, value)
+    assert player.params() == params  # nothing changed
+    with pytest.raises(ValueError):
+        player.genmove(object(), Limits(playouts=1))
+
+
+# -- strength ---------------------------------------------------------------------------------
+
+def play_game(white, black, size: int, playouts: int) -> int:
+    """The winner; a settled position whose exact solo counts decide it ends the game."""
+    position = Position(size)
+    players = {WHITE: white, BLACK: black}
+    while not position.is_over():
+        if is_settled(position):
+            winner = score(position, 5000).winner
+            if winner is not None:
+                return winner
+        move = players[position.to_move].genmove(position, Limits(playouts=playouts)).move
+        position.play(move)
+    return opponent(position.to_move)
+
+
+def wins_against_random_rollout_uct(size: int, games: int, playouts: int) -> int:
+    """Games the evaluation search wins against UctPlayer, colours
+    alternating. Amazons has no AMAF, so UctPlayer plays plain UCT with random
+    playouts to the end; rave=off makes it use its ``exploration`` constant
+    (with rave=on it would fall back to ``rave_exploration``, 0)."""
+    wins = 0
+    for game in range(games):
+        mcts = AmazonsMcts(seed=100 + game)
+        uct = UctPlayer(seed=200 + game, rave="off")
+        mcts_colour = WHITE if game % 2 == 0 else BLACK
+        if mcts_colour == WHITE:
+            winner = play_game(mcts, uct, size, playouts)
+        else:
+            winner = play_game(uct, mcts, size, playouts)
+        wins += winner == mcts_colour
+    return wins
+
+
+def test_evaluation_search_beats_random_rollout_uct_on_6x6():
+    # Margin: at least 9 of 10 at 200 iterations a move each (today: 10 of 10).
+    assert wins_against_random_rollout_uct(6, games=10, playouts=200) >= 9
+
+
+def test_evaluation_search_beats_random_rollout_uct_on_8x8():
+    # Margin: at least 7 of 8 at 100 iterations a move each (today: 8 of 8).
+    assert wins_against_random_rollout_uct(8, games=8, playouts=100) >= 7
