@@ -77,6 +77,7 @@ class Conversation:
                  resume_reading: Callable[[], None] | None = None) -> None:
         self.session = session
         self._write = write
+        session.emit = self._emit
         self._on_finished = on_finished
         self._pause_reading = pause_reading
         self._resume_reading = resume_reading
@@ -173,6 +174,11 @@ class Conversation:
             self._send(outcome)
         else:
             self._running = asyncio.ensure_future(self._complete(outcome))
+
+    def _emit(self, text: str) -> None:
+        """Part of a streaming response, written at once."""
+        if not self.finished:
+            self._write(text.encode("utf-8"))
 
     def _send(self, response: str) -> None:
         self._write(response.encode("utf-8"))

@@ -72,6 +72,9 @@ class SearchRequest:
     """The colour to move for; it may differ from the position's side to move."""
     limits: Limits
     komi: float = 0.0
+    analysis: bool = False
+    """For lz-analyze: also report per-move variations and, where the player
+    can, ownership."""
     deterministic: bool = False
     """Answer with a fresh player with a fixed seed: the same request always
     gets the same answer (under a playout limit)."""
@@ -92,6 +95,10 @@ class SearchReply:
     pv: tuple[str, ...] = ()
     root: dict[str, tuple[int, float]] = field(default_factory=dict)
     """Move text -> (visits, wins) at the root, when the player reports them."""
+    variations: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Move text -> its expected continuation (analysis)."""
+    ownership: tuple[tuple[str, float], ...] = ()
+    """(point text, share of playouts black owned it) (analysis)."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,8 @@ def _search(player: Any, game: _WorkerGame, request: SearchRequest, stop: Any,
         player = make_player(player_name, seed=DETERMINISTIC_SEED if seed is None else seed, **params)
     if "komi" in player.params():
         player.set_param("komi", repr(float(request.komi)))
+    if "ownership" in player.params():
+        player.set_param("ownership", "on" if request.analysis else "off")
     board = position
     if position.to_move != request.colour:
         # genmove may ask for either colour: search a copy with that side to move.
@@ -182,7 +191,12 @@ def _search(player: Any, game: _WorkerGame, request: SearchRequest, stop: Any,
     move = None if result.move is None else board.format_move(result.move)
     pv = tuple(board.format_move(m) for m in (result.pv or ()))
     root = {board.format_move(m): (int(v), float(w)) for m, (v, w) in (result.root or {}).items()}
-    return SearchReply(move, int(result.playouts or 0), result.winrate, pv, root)
+    if not request.analysis:
+        return SearchReply(move, int(result.playouts or 0), result.winrate, pv, root)
+    variations = {board.format_move(m): tuple(board.format_move(x) for x in line)
+                  for m, line in (result.variations or {}).items()}
+    ownership = tuple((board.format_move(point), float(share)) for point, share in result.ownership or ())
+    return SearchReply(move, int(result.playouts or 0), result.winrate, pv, root, variations, ownership)
 
 
 def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_name: str,
@@ -509,4 +523,14 @@ def merge_results(replies: list[SearchReply]) -> SearchReply:
     merged = merge_search_results([
         SearchResult(move=r.move, playouts=r.playouts, winrate=r.winrate, pv=list(r.pv), root=dict(r.root))
         for r in replies])
-    return SearchReply(merged.move, merged.playouts, merged.winrate, tuple(merged.pv), dict(merged.root))
+    # Analysis extras: each move's line from the first worker that has one, and
+    # the ownership shares averaged over the workers that report them.
+    variations: dict[str, tuple[str, ...]] = {}
+    for reply in replies:
+        for move, line in reply.variations.items():
+            variations.setdefault(move, line)
+    owners = [r.ownership for r in replies if r.ownership]
+    ownership = tuple((point, sum(o[i][1] for o in owners) / len(owners))
+                      for i, (point, _) in enumerate(owners[0])) if owners else ()
+    return SearchReply(merged.move, merged.playouts, merged.winrate, tuple(merged.pv), dict(merged.root),
+                       variations, ownership)

@@ -33,6 +33,13 @@ class SearchResult:
     root: dict = field(default_factory=dict)
     """Root statistics ``move -> (visits, wins)`` for merging the results of
     several workers (root parallelism); empty for players without them."""
+    variations: dict = field(default_factory=dict)
+    """For analysis: ``move -> expected continuation`` (starting with the
+    move) for the most visited root moves."""
+    ownership: list = field(default_factory=list)
+    """For analysis (player parameter ``ownership``): ``(point, share)`` pairs,
+    the share of playouts in which black owned each scoring point at the end
+    (*Star: pericells, in board order)."""
 
 
 class Budget:

@@ -67,12 +67,19 @@ class TreeHooks:
     """``(position, rng, komi) -> (winner, black_mask, white_mask)``: a random
     playout; the masks hold the bits of the moves each colour made, or owned
     at the end (*Star: the cells of each colour on the full board)."""
+    owners: Callable[[int, int], int] | None = None
+    """For analysis: ``(black_mask, white_mask)`` of a playout -> the mask of
+    the scoring points black owns at its end (*Star: pericells)."""
+    owner_points: tuple = ()
+    """The moves (points) whose ownership is reported, in board order, and
+    each one's bit in the ``owners`` mask: ``((move, bit), ...)``."""
 
 
 def tree_hooks(position) -> TreeHooks:
     """The :class:`TreeHooks` for ``position``'s game and size."""
     if position.game == "star":
-        from engine.star.playout import layout, playout_bits
+        from engine.star.geometry import geometry
+        from engine.star.playout import layout, peri_owners, playout_bits
 
         lay = layout(position.size)
         cell_bit = tuple(bit.bit_length() - 1 for bit in lay.bit_of)
@@ -80,7 +87,12 @@ def tree_hooks(position) -> TreeHooks:
         def star_playout(board, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
             return playout_bits(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
 
-        return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout)
+        def star_owners(black: int, white: int) -> int:
+            return peri_owners(black, white, lay)
+
+        pericells = geometry(position.size).perimeter
+        return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout, star_owners,
+                         tuple((cell, cell_bit[cell]) for cell in pericells))
 
     def plain_playout(board, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
         return playout_winner(board, rng, komi), 0, 0

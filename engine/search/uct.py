@@ -144,6 +144,8 @@ class UctConfig:
     candidates: int
     max_nodes: int
     komi: float
+    ownership: bool = False
+    """Count, per playout, who owns each scoring point at the end (analysis)."""
 
 
 class Tree:
@@ -155,9 +157,14 @@ class Tree:
         self.rng = rng
         self.node_count = 1
         self.packer = AmafPacker(hooks.amaf_width) if hooks.amaf_width else None
+        self.owned_by_black = 0
+        """Packed per-point counts of playouts black owned the point in (from this root)."""
+        self.owner_samples = 0
 
     def reroot(self, node: Node) -> None:
         """Keep only the subtree of ``node``."""
+        if node is not self.root:
+            self.owned_by_black = self.owner_samples = 0  # ownership is the root's
         self.root = node
         count = 0
         stack = [node]
@@ -176,6 +183,7 @@ class Tree:
         packer = self.packer
         select = self._select_rave if rave else self._select_plain
         playout = hooks.playout
+        owners = hooks.owners if config.ownership and packer is not None else None
         rng = self.rng
         komi = config.komi
         expand = config.expand
@@ -210,6 +218,9 @@ class Tree:
                     break
                 node = child
             winner, black, white = playout(board, rng, komi)
+            if owners is not None:
+                self.owned_by_black += packer.spread(owners(black, white))
+                self.owner_samples += 1
             if rave:
                 spread_black = packer.spread(black)
                 spread_white = packer.spread(white)
@@ -326,6 +337,35 @@ class Tree:
         return ranked[0][1]
 
     # -- the answer ----------------------------------------------------------------
+    def ownership(self) -> list:
+        """``(point, share)``: the share of this root's playouts (with
+        ownership counting on) in which black owned each scoring point."""
+        if not self.owner_samples or not self.hooks.owner_points:
+            return []
+        counts = self.packer.unpack(self.owned_by_black)
+        return [(point, counts[bit] / self.owner_samples) for point, bit in self.hooks.owner_points]
+
+    def variations(self, count: int = 10, limit: int = 20) -> dict:
+        """The expected continuation after each of the ``count`` most visited
+        root moves, each starting with that move."""
+        root = self.root
+        if not root.moves:
+            return {}
+        slots = sorted((s for s, v in enumerate(root.child_visits) if v),
+                       key=lambda s: -root.child_visits[s])[:count]
+        found = {}
+        for slot in slots:
+            line = [root.moves[slot]]
+            node = root.children.get(slot)
+            while node is not None and node.moves and len(line) < limit:
+                best = node.best_slot()
+                if node.child_visits[best] == 0:
+                    break
+                line.append(node.moves[best])
+                node = node.children.get(best)
+            found[root.moves[slot]] = line
+        return found
+
     def principal_variation(self, limit: int = 20) -> list:
         pv = []
         node: Node | None = self.root
@@ -356,6 +396,7 @@ class UctPlayer(Player):
         "resign": (float, 0.0),
         "resign_moves": (int, 3),
         "komi": (float, 0.0),
+        "ownership": (bool, False),
     }
 
     def __init__(self, seed: int | None = None, **params: str) -> None:
@@ -385,17 +426,21 @@ class UctPlayer(Player):
         """The search tree kept from the last search (None before the first)."""
         return self._tree
 
-    def config(self) -> UctConfig:
+    def config(self, amaf: bool = True) -> UctConfig:
+        """The search settings; without AMAF masks (a game such as the
+        Amazons) RAVE cannot run, and plain UCT's exploration applies."""
         v = self.values
+        rave = v["rave"] and amaf
         return UctConfig(
-            rave=v["rave"],
-            exploration=v["rave_exploration"] if v["rave"] else v["exploration"],
+            rave=rave,
+            exploration=v["rave_exploration"] if rave else v["exploration"],
             rave_equiv=v["rave_equiv"],
             expand=v["expand"],
             rescore=v["rescore"],
             candidates=v["candidates"],
             max_nodes=max(1, v["max_nodes"]),
             komi=v["komi"],
+            ownership=v["ownership"],
         )
 
     def genmove(self, position, limits: Limits, should_stop: Callable[[], bool] = never_stop) -> SearchResult:
@@ -407,7 +452,7 @@ class UctPlayer(Player):
         if passing_wins(position, komi):
             return SearchResult(move=pass_move(position, komi), winrate=1.0)
         tree = self._tree_for(position)
-        config = self.config()
+        config = self.config(amaf=tree.hooks.amaf_width > 0)
         if len(moves) == 1:
             budget.playouts = 1  # a forced move needs no thought
         tree.search(position, budget, config)
@@ -422,6 +467,8 @@ class UctPlayer(Player):
             pv=tree.principal_variation(),
             root={root.moves[s]: (v, root.child_wins[s])
                   for s, v in enumerate(root.child_visits) if v},
+            variations=tree.variations(),
+            ownership=tree.ownership(),
         )
         if self._should_resign(position, winrate):
             result.move = None

@@ -218,6 +218,17 @@ def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBo
     )
 
 
+def peri_owners(black: int, white: int, lay: Layout) -> int:
+    """The pericells black owns on a full board (stones as bitboards, no
+    ghosts): those of its stars and those of white's dead groups. White owns
+    the other pericells."""
+    black |= lay.ray_to_ghost[black & lay.ray]
+    white |= lay.ray_to_ghost[white & lay.ray]
+    _, occupied_black, _ = _perimeter_groups(black, lay)
+    _, _, dead_white = _perimeter_groups(white, lay)
+    return occupied_black | dead_white
+
+
 def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -> int:
     """A uniformly random subset of the bitboard ``empty`` with exactly
     ``first_share`` cells: the cells the side to move gets."""
