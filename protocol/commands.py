@@ -18,7 +18,7 @@ from collections.abc import Callable
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import colour_name, parse_colour
+from engine.colour import BLACK, colour_name, parse_colour
 from engine.errors import GameError
 from engine.games import GAMES, game_module
 from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
@@ -339,6 +339,56 @@ async def stargtp_param(session: Session, args: Args) -> str:
     return ""
 
 
+DEFAULT_ANALYSIS_INTERVAL = 100
+"""Centiseconds between lz-analyze reports when the command names none."""
+
+
+async def lz_analyze(session: Session, args: Args) -> str:
+    """Stream ``info`` lines about the position until the next input line."""
+    colour = session.position.to_move
+    interval = DEFAULT_ANALYSIS_INTERVAL
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        if word.lower() == "interval":
+            if not words:
+                raise syntax_error("interval needs a number of centiseconds")
+            word = words.pop(0)
+        try:
+            colour = parse_colour(word)
+            continue
+        except ValueError:
+            pass
+        interval = parse_int(word, minimum=1, maximum=360000)
+    await session.analyze(colour, interval / 100, analysis_line)
+    return ""
+
+
+def analysis_line(position: Any, colour: int, reply: Any) -> str:
+    """One lz-analyze report: an ``info`` block per root move, most visited
+    first, then the game's extra field (*Star ``ownership``, Amazons
+    ``territory``), all on one line."""
+    root = dict(reply.root)
+    if not root and reply.move is not None:  # players without root statistics
+        root = {reply.move: (max(reply.playouts, 1), (reply.winrate or 0.0) * max(reply.playouts, 1))}
+    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    parts = []
+    for order, (move, (visits, wins)) in enumerate(ranked):
+        winrate = round(10000 * wins / visits) if visits else 0
+        line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
+        parts.append(f"info move {move} visits {visits} winrate {winrate} order {order} pv {' '.join(line)}")
+    text = " ".join(parts) if parts else "info move pass visits 0 winrate 0 order 0 pv pass"
+    if position.game == "star" and reply.ownership:
+        sign = 1 if colour == BLACK else -1
+        text += " ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in reply.ownership)
+    elif position.game == "amazons":
+        from engine.amazons.playout import queen_territory
+
+        territory = queen_territory(position)
+        text += f" territory {territory[colour]} {territory[3 - colour]}"
+    return text
+
+
 def gogui_interrupt(session: Session, args: Args) -> str:
     """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
     expect_count(args, 0)
@@ -383,6 +433,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("loadsgf", loadsgf),
     ("stargtp-svg", svg),
     ("stargtp-param", stargtp_param),
+    ("lz-analyze", lz_analyze),
 )
 
 

@@ -78,6 +78,7 @@ class Conversation:
         self.session = session
         self._write = write
         session.emit = self._emit
+        session.input_waiting = self._input_waiting
         self._on_finished = on_finished
         self._pause_reading = pause_reading
         self._resume_reading = resume_reading
@@ -174,6 +175,11 @@ class Conversation:
             self._send(outcome)
         else:
             self._running = asyncio.ensure_future(self._complete(outcome))
+
+    def _input_waiting(self) -> bool:
+        """More lines are queued, or the input has ended: a streaming command
+        (which ends on any new input) should stop."""
+        return bool(self._pending) or self._end_of_input
 
     def _emit(self, text: str) -> None:
         """Part of a streaming response, written at once."""

@@ -36,6 +36,7 @@ from protocol.workers import (
     GameState,
     PerftRequest,
     SearchInterrupted,
+    SearchReply,
     SearchRequest,
     WorkerError,
     WorkerPool,
@@ -104,6 +105,9 @@ class Session:
         self.emit: Callable[[str], None] = lambda text: None
         """Writes response text straight to the client (set by the transport);
         only streaming commands use it, through :meth:`stream_line`."""
+        self.input_waiting: Callable[[], bool] = lambda: False
+        """True once the client has sent another line (or closed its input):
+        set by the transport; streaming commands stop on it."""
         self._stream_head = "="
         self._streamed = False
         self._hurry = False
@@ -296,6 +300,38 @@ class Session:
             if position.is_legal(move, colour):
                 return move
         return pass_move(position, self.komi)
+
+    async def analyze(self, colour: int, interval: float,
+                      report: Callable[[Any, int, SearchReply], str]) -> None:
+        """lz-analyze: search the position for ``colour`` in chunks of
+        ``interval`` seconds (the tree is kept between chunks), streaming the
+        line ``report(position, colour, reply)`` after each, until any new
+        input line, an interrupt or the end of input. At least one line is
+        sent unless the game is over."""
+        position = self.position
+        if position.is_over():
+            return
+        pool = self._pool_for_search()
+        stopped = False
+
+        def stop() -> None:
+            nonlocal stopped
+            stopped = True
+            pool.interrupt()
+
+        self.stop_stream = stop
+        try:
+            while True:
+                request = SearchRequest(self.game_state(), colour, Limits(seconds=interval),
+                                        self.komi, analysis=True)
+                reply = await pool.search(request, hurry=self._hurry)
+                if stopped:
+                    break
+                self.stream_line(report(position, colour, reply))
+                if self.input_waiting() or self._hurry:
+                    break
+        finally:
+            self.stop_stream = None
 
     async def generate_move(self, colour: int, play: bool) -> str:
         """genmove (``play``) and reg_genmove: never fails. Answers a move, pass

@@ -259,6 +259,27 @@ def _territory(mine: list[int], theirs: list[int]) -> float:
     return nearer - farther + TIE_BONUS * ties
 
 
+def queen_territory(position: Position) -> dict[int, int]:
+    """Expected territory: per colour, the empty squares its amazons reach in
+    fewer queen moves than the opponent's (the "Voronoi" territory of the
+    queen-distance term ``t1``; ties and unreachable squares count for nobody)."""
+    geo = position.geometry
+    empty = geo.full_mask & ~position.occupied
+    layers = {colour: queen_distance_layers(geo.mask_of(position.amazons(colour)), empty, geo)
+              for colour in (BLACK, WHITE)}
+    result = {}
+    for colour in (BLACK, WHITE):
+        mine, theirs = layers[colour], layers[3 - colour]
+        reached_by_them = 0
+        nearer = 0
+        for k, layer in enumerate(mine):
+            if k < len(theirs):
+                reached_by_them |= theirs[k]
+            nearer |= layer & ~reached_by_them
+        result[colour] = nearer.bit_count()
+    return result
+
+
 def evaluation_terms(position: Position) -> EvaluationTerms:
     """Every term of :func:`evaluate` (see the module docstring)."""
     geo = position.geometry

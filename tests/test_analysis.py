@@ -1,0 +1,175 @@
+"""lz-analyze: a real stream from `stargtp serve`, stopped by the next line,
+with its framing and every field checked."""
+
+import asyncio
+import os
+import random
+import select
+import subprocess
+import time
+
+from engine.amazons.playout import queen_territory
+from engine.amazons.position import Position as AmazonsPosition
+from engine.colour import EMPTY
+from engine.star import Position
+from protocol.session import SessionConfig
+from tests.gtp_helpers import HANG_SECONDS, REPO, converse, serve_command, split_responses, subprocess_env
+
+
+def parse_report(line: str) -> tuple[list[dict], dict[str, list[str]]]:
+    """An lz-analyze line -> its info blocks and its trailing fields."""
+    assert line.startswith("info move ")
+    head, *extra_parts = line.split(" ownership ") if " ownership " in line else line.split(" territory ")
+    extras = {}
+    if extra_parts:
+        extras["ownership" if " ownership " in line else "territory"] = extra_parts[0].split()
+    blocks = []
+    for chunk in head.split("info ")[1:]:
+        words = chunk.split()
+        fields = dict(zip(words[0:8:2], words[1:8:2]))
+        assert words[8] == "pv"
+        blocks.append({"move": fields["move"], "visits": int(fields["visits"]),
+                       "winrate": int(fields["winrate"]), "order": int(fields["order"]), "pv": words[9:]})
+    return blocks, extras
+
+
+def read_until(stream, wanted: bytes, buffer: bytearray) -> None:
+    deadline = time.monotonic() + HANG_SECONDS
+    while wanted not in buffer:
+        assert time.monotonic() < deadline, bytes(buffer[-300:])
+        ready, _, _ = select.select([stream], [], [], 1.0)
+        if ready:
+            chunk = os.read(stream.fileno(), 65536)
+            assert chunk, "the server closed its output"
+            buffer.extend(chunk)
+
+
+def test_a_real_stream_stops_at_the_next_line():
+    server = subprocess.Popen(serve_command("--seed", "4", "--workers", "1"), cwd=REPO,
+                              env=subprocess_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(b"boardsize 4\nplay b *40\nplay w S41\n7 lz-analyze b interval 5\n")
+        server.stdin.flush()
+        output = bytearray()
+        read_until(server.stdout, b"=7\n", output)
+        # Wait for three reports, then any line stops the stream.
+        deadline = time.monotonic() + HANG_SECONDS
+        while output.split(b"=7\n", 1)[1].count(b"\n") < 3:
+            assert time.monotonic() < deadline
+            read_until(server.stdout, b"=7\n", output)
+            ready, _, _ = select.select([server.stdout], [], [], 1.0)
+            if ready:
+                output.extend(os.read(server.stdout.fileno(), 65536))
+        server.stdin.write(b"8 name\n")
+        server.stdin.flush()
+        read_until(server.stdout, b"=8 stargtp\n\n", output)
+        server.stdin.write(b"quit\n")
+        server.stdin.close()
+        assert server.wait(HANG_SECONDS) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+    text = output.decode()
+    assert text.startswith("=\n\n=\n\n=\n\n=7\n")
+    body, tail = text.split("=7\n", 1)[1].split("\n\n", 1)
+    assert tail == "=8 stargtp\n\n"
+    reports = body.split("\n")
+    assert len(reports) >= 3
+    position = Position(4)
+    for label, colour in (("*40", 1), ("S41", 2)):
+        position.play(position.parse_move(label), colour)
+    empty = {position.format_move(m) for m in position.legal_moves()}
+    previous_total = 0
+    for report in reports:
+        blocks, extras = parse_report(report)
+        assert [b["order"] for b in blocks] == list(range(len(blocks)))
+        visits = [b["visits"] for b in blocks]
+        assert visits == sorted(visits, reverse=True) and min(visits) >= 1
+        assert sum(visits) >= previous_total  # the tree is kept between reports
+        previous_total = sum(visits)
+        for block in blocks:
+            assert block["move"] in empty and 0 <= block["winrate"] <= 10000
+            assert block["pv"][0] == block["move"] and len(set(block["pv"])) == len(block["pv"])
+        ownership = [float(v) for v in extras["ownership"]]
+        assert len(ownership) == 20 and all(-1 <= v <= 1 for v in ownership)
+        # Black analyses: its own stone on *40 is (nearly) always its own,
+        # white's on S41 (nearly) never.
+        assert ownership[0] > 0.5 and ownership[5] < -0.5
+
+
+def talk(data: bytes, config=SessionConfig(seed=2, workers=1, player="uct")) -> list[bytes]:
+    output, _ = asyncio.run(converse(data, config))
+    return split_responses(output)
+
+
+def test_pipelined_line_gets_one_report():
+    responses = talk(b"boardsize 3\n1 lz-analyze 1\n2 name\n")
+    assert responses[0] == b"=\n\n" and responses[2] == b"=2 stargtp\n\n"
+    head, report, end = responses[1].split(b"\n", 2)
+    assert head == b"=1" and end == b"\n"
+    blocks, extras = parse_report(report.decode())
+    assert blocks and len(extras["ownership"]) == 15
+
+
+def test_amazons_reports_territory():
+    responses = talk(b"game amazons\nboardsize 6\nlz-analyze w 1\n",
+                     SessionConfig(seed=2, workers=1, player="auto"))
+    report = responses[2].split(b"\n")[1].decode()
+    blocks, extras = parse_report(report)
+    assert blocks[0]["move"].count("-") == 1 and "/" in blocks[0]["move"]
+    assert [int(v) for v in extras["territory"]] == list(reference_territory(AmazonsPosition(6), 2))
+
+
+def reference_territory(position, colour: int) -> tuple[int, int]:
+    """Squares nearer by queen moves to ``colour`` / to the opponent, by a
+    plain breadth-first search over the squares."""
+    size = position.size
+    free = {sq for sq in range(size * size) if position.piece_at(sq) == EMPTY}
+
+    def distances(sources) -> dict[int, int]:
+        seen, frontier, depth = {}, list(sources), 0
+        while frontier:
+            depth += 1
+            reached = []
+            for sq in frontier:
+                row, col = divmod(sq, size)
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+                    r, c = row + dr, col + dc
+                    while 0 <= r < size and 0 <= c < size and r * size + c in free:
+                        there = r * size + c
+                        if there not in seen:
+                            seen[there] = depth
+                            reached.append(there)
+                        r, c = r + dr, c + dc
+            frontier = reached
+        return seen
+
+    mine, theirs = distances(position.amazons(colour)), distances(position.amazons(3 - colour))
+    far = 10 ** 6
+    nearer = sum(1 for sq in free if mine.get(sq, far) < theirs.get(sq, far))
+    farther = sum(1 for sq in free if theirs.get(sq, far) < mine.get(sq, far))
+    return nearer, farther
+
+
+def test_queen_territory_matches_the_reference():
+    rng = random.Random(8)
+    for size in (6, 8, 10):
+        for _ in range(15):
+            position = AmazonsPosition(size)
+            for _ in range(rng.randrange(0, 40)):
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                position.play(rng.choice(moves))
+            territory = queen_territory(position)
+            assert (territory[2], territory[1]) == reference_territory(position, 2)
+
+
+def test_errors_and_the_finished_game():
+    responses = talk(b"lz-analyze x\nlz-analyze 0\nlz-analyze interval\nboardsize 2\n"
+                     b"play b pass\nplay w pass\nlz-analyze 10\n")
+    assert responses[0].startswith(b"? syntax error")
+    assert responses[1].startswith(b"? syntax error")
+    assert responses[2] == b"? syntax error: interval needs a number of centiseconds\n\n"
+    assert responses[-1] == b"=\n\n"  # nothing to analyse once the game is over
