@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from engine.errors import GameError
 from engine.games import DEFAULT_SIZE, GAMES, new_position
-from engine.search import Limits, make_player
+from engine.search import PLAYERS, Limits, make_player
 from engine.search.parallel import run_parallel
 
 
@@ -45,8 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3,
                         help="timed runs of each kind; medians are reported (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", choices=PLAYERS, default="auto",
+                        help="the search whose tree iterations are timed (default auto: the"
+                             " one the server plays, UCT-RAVE for *Star, MCTS with evaluation"
+                             " cut-off for the Amazons)")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="a UCT parameter for the tree runs (repeatable)")
+                        help="a parameter of that player for the tree runs (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -82,9 +86,9 @@ def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
 
 
 def measure_iterations(game: str, size: int, seconds: float, seed: int,
-                       params: dict[str, str]) -> float:
-    """UCT iterations per second from the empty board, in this process."""
-    player = make_player("uct", seed=seed, **params)
+                       params: dict[str, str], player_name: str = "auto") -> float:
+    """Tree iterations per second from the empty board, in this process."""
+    player = make_player(player_name, seed=seed, **params)
     position = new_position(game, size)
     start = time.perf_counter()
     result = player.genmove(position, Limits(seconds=seconds))
@@ -119,14 +123,14 @@ def measure_cpu_scaling(workers: int, seconds: float) -> float:
     return total
 
 
-def _parse_params(pairs: list[str]) -> dict[str, str]:
+def _parse_params(pairs: list[str], player: str) -> dict[str, str]:
     params = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise ValueError(f"expected NAME=VALUE, not {pair!r}")
         params[name] = value
-    make_player("uct", **params)  # reject unknown names and bad values now
+    make_player(player, **params)  # reject unknown names and bad values now
     return params
 
 
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        params = _parse_params(args.param)
+        params = _parse_params(args.param, args.player)
         new_position(game, size)
         _playout_function(game)
     except (GameError, ValueError) as exc:
@@ -150,12 +154,12 @@ def run(args: argparse.Namespace) -> int:
             print(text, flush=True)
 
     load_before = os.getloadavg()
-    log(f"stargtp bench: {game}, size {size}, {args.runs} runs of {args.seconds:g} s, "
+    log(f"stargtp bench: {game}, size {size}, player {args.player}, {args.runs} runs of {args.seconds:g} s, "
         f"Python {platform.python_version()}, load average {load_before[0]:.2f}")
     playouts = [measure_playouts(game, size, args.seconds, args.seed + i) for i in range(args.runs)]
     log(f"random playouts/s:     {statistics.median(playouts):10.0f}   "
         f"(runs: {', '.join(f'{p:.0f}' for p in playouts)})")
-    iterations = [measure_iterations(game, size, args.seconds, args.seed + i, params)
+    iterations = [measure_iterations(game, size, args.seconds, args.seed + i, params, args.player)
                   for i in range(args.runs)]
     log(f"tree iterations/s:     {statistics.median(iterations):10.0f}   "
         f"(runs: {', '.join(f'{p:.0f}' for p in iterations)})")
@@ -163,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         "game": game,
         "size": size,
         "workers": args.workers,
+        "player": args.player,
         "seconds": args.seconds,
         "runs": args.runs,
         "playouts_per_s": round(statistics.median(playouts), 1),
@@ -177,9 +182,10 @@ def run(args: argparse.Namespace) -> int:
         limits = Limits(seconds=args.seconds)
         try:
             for i in range(args.runs):
-                one = run_parallel(game, size, 1, limits, seed=args.seed + i, params=params)
-                many = run_parallel(game, size, args.workers, limits, seed=args.seed + i,
-                                    params=params)
+                one = run_parallel(game, size, 1, limits, player=args.player, seed=args.seed + i,
+                                   params=params)
+                many = run_parallel(game, size, args.workers, limits, player=args.player,
+                                    seed=args.seed + i, params=params)
                 baseline.append(one.playouts_per_second)
                 parallel.append(many.playouts_per_second)
                 ratios.append(many.playouts_per_second / one.playouts_per_second)
