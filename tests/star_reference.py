@@ -6,7 +6,39 @@ wording, and scoring removes dead groups one at a time before counting.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.colour import BLACK, EMPTY, WHITE
+from engine.star import Position
+
+EXAMPLES = Path(__file__).parent / "data" / "star_examples.txt"
+
+
+def load_examples() -> list[dict]:
+    """The records of ``data/star_examples.txt``: ``key value`` lines, with
+    every ``star`` line kept, in order, under ``"star"``."""
+    records, current = [], None
+    for line in EXAMPLES.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        if key == "name":
+            current = {"name": rest, "star": []}
+            records.append(current)
+        elif key == "star":
+            current["star"].append(rest)
+        else:
+            current[key] = rest
+    return records
+
+
+def example_position(record: dict) -> Position:
+    """The position of an example record: its black, then its white stones."""
+    position = Position(int(record["rings"]))
+    for colour, key in ((BLACK, "black"), (WHITE, "white")):
+        for label in record[key].split():
+            position.play(position.parse_move(label), colour)
+    return position
 
 
 def reference_neighbours(rings: int) -> dict[tuple[int, int], set[tuple[int, int]]]:

@@ -41,7 +41,7 @@ from protocol.console import (
     star_score_report,
 )
 from protocol.controller import GtpController
-from tests.test_svg import example_position, load_examples
+from tests.star_reference import example_position, load_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_OPTIONS = ["--seed", "1", "--playouts", "20", "--player", "flat"]

@@ -13,7 +13,8 @@ from engine.amazons import write_sgf
 from engine.star import Position
 from protocol.cli import main
 from protocol.render import RecordError, positions_of, read_record
-from tests.test_svg import load_examples, parse, with_class
+from tests.star_reference import load_examples
+from tests.test_svg import parse, with_class
 
 ROOT = Path(__file__).resolve().parent.parent
 

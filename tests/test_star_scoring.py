@@ -2,41 +2,12 @@
 boards, partial boards, komi and the protocol's result string."""
 
 import random
-from pathlib import Path
-
 import pytest
 
 from engine.colour import BLACK, WHITE
 from engine.star import Position, geometry, score
 from engine.star.playout import layout, score_full
-from tests.star_reference import reference_score
-
-DATA = Path(__file__).parent / "data" / "star_examples.txt"
-
-
-def load_examples() -> list[dict]:
-    records, current = [], None
-    for line in DATA.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        key, _, rest = line.partition(" ")
-        if key == "name":
-            current = {"name": rest, "star": []}
-            records.append(current)
-        elif key == "star":
-            current["star"].append(rest)
-        else:
-            current[key] = rest
-    return records
-
-
-def position_from(record: dict) -> Position:
-    p = Position(int(record["rings"]))
-    for colour, key in ((BLACK, "black"), (WHITE, "white")):
-        for label in record[key].split():
-            p.play(p.parse_move(label), colour)
-    return p
-
+from tests.star_reference import example_position, load_examples, reference_score
 
 def pair(text: str) -> tuple[float, float]:
     b, w = text.split()
@@ -45,7 +16,7 @@ def pair(text: str) -> tuple[float, float]:
 
 @pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
 def test_worked_examples(record):
-    p = position_from(record)
+    p = example_position(record)
     s = score(p)
     assert (s.black.peris, s.white.peris) == pair(record["peris"])
     assert (s.black.quarks, s.white.quarks) == pair(record["quarks"])
@@ -68,7 +39,7 @@ def test_worked_examples(record):
 
 def test_example_two_dead_stone():
     record = load_examples()[1]
-    p = position_from(record)
+    p = example_position(record)
     s = score(p)
     s43 = p.parse_move("S43")
     assert p.board[s43] == BLACK

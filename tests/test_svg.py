@@ -5,7 +5,6 @@ worked examples among them), for both games."""
 import math
 import random
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -13,33 +12,9 @@ from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import PASS, Position, geometry
 from protocol.svg import amazons_svg, describe, position_svg, star_layout, star_svg
+from tests.star_reference import example_position, load_examples
 
-EXAMPLES = Path(__file__).parent / "data" / "star_examples.txt"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def load_examples() -> list[dict]:
-    records, current = [], None
-    for line in EXAMPLES.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        key, _, rest = line.partition(" ")
-        if key == "name":
-            current = {"name": rest, "star": []}
-            records.append(current)
-        elif key == "star":
-            current["star"].append(rest.split())
-        else:
-            current[key] = rest
-    return records
-
-
-def example_position(record: dict) -> Position:
-    position = Position(int(record["rings"]))
-    for colour, key in ((BLACK, "black"), (WHITE, "white")):
-        for label in record[key].split():
-            position.play(position.parse_move(label), colour)
-    return position
 
 
 def parse(text: str) -> ET.Element:
@@ -109,7 +84,7 @@ def test_worked_examples(record):
     stars = with_class(root, "star")
     listing = [[("black" if "black" in s.get("class").split() else "white"), s.get("data-quarks")]
                + sorted(cells_of(with_class(s, "owned"))) for s in stars]
-    expected = [[line[0], line[1]] + sorted(line[2:]) for line in record["star"]]
+    expected = [[line[0], line[1]] + sorted(line[2:]) for line in (s.split() for s in record["star"])]
     assert listing == expected
     assert [s.get("id") for s in stars] == [f"star-{i}" for i in range(1, len(stars) + 1)]
     for star in stars:
