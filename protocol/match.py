@@ -762,15 +762,13 @@ def _star_score_json(position, breakdown) -> dict[str, Any]:
 
 # -- SGF hook ------------------------------------------------------------------
 def save_sgf(record: dict[str, Any], directory: str) -> str | None:
-    """HOOK: write a game record as SGF beside the JSON records, for the games
-    that have an SGF writer (the Amazons, :func:`engine.amazons.sgf.write_sgf`).
+    """Write a game record as SGF beside the JSON records, for the games that
+    have an SGF format (the Amazons, :func:`engine.amazons.sgf.write_sgf`).
     Returns the path written, or None for a game without one."""
     if record.get("game") != "amazons":
         return None
-    try:
-        from engine.amazons.sgf import write_sgf
-    except ImportError:  # a build without the Amazons SGF module
-        return None
+    from engine.amazons.sgf import write_sgf
+
     position = new_position(record["game"], record["size"])
     for move in record["moves"]:
         if move["move"] != "resign":
@@ -1225,7 +1223,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="do not ask the engines for final_score")
     run.add_argument("--engine-stderr", metavar="FILE", help="collect the engines' stderr in FILE")
     run.add_argument("--max-response-bytes", type=int, default=DEFAULT_MAX_RESPONSE_BYTES)
-    run.add_argument("--sgf-dir", metavar="DIR", help="Amazons: also save each game as SGF in DIR")
+    run.add_argument("--sgf-dir", metavar="DIR",
+                     help="Amazons: save each game as SGF in DIR (default with --results FILE:"
+                          " FILE's name without its suffix, plus -sgf)")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -1261,7 +1261,16 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         start_timeout=args.start_timeout,
         max_response_bytes=args.max_response_bytes, playouts=args.playouts, concurrency=args.concurrency,
         sprt=sprt, stats_model=args.stats, results_path=args.results, check_scores=args.check_scores,
-        engine_stderr=args.engine_stderr, sgf_dir=args.sgf_dir)
+        engine_stderr=args.engine_stderr, sgf_dir=args.sgf_dir or default_sgf_dir(args.game, args.results))
+
+
+def default_sgf_dir(game: str, results_path: str | None) -> str | None:
+    """Amazons games are saved as SGF beside the JSON records by default:
+    ``games.jsonl`` -> ``games-sgf/``."""
+    if game != "amazons" or not results_path:
+        return None
+    root, _ = os.path.splitext(results_path)
+    return root + "-sgf"
 
 
 def run(args: argparse.Namespace) -> int:

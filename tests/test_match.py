@@ -431,3 +431,11 @@ def test_engine_commands_get_the_playouts_and_the_slot():
     assert match.engine_spec("A", 1).argv == ("serve", "--playouts", "300", "--seed", "11")
     assert match.engine_spec("A", 0).argv == ("serve", "--playouts", "300", "--seed", "10")
     assert match.engine_spec("B", 1) == match.engine("B").spec  # an address has no command
+
+
+def test_amazons_sgf_goes_beside_the_results_by_default():
+    from protocol.match import default_sgf_dir
+
+    assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
+    assert default_sgf_dir("star", "runs/games.jsonl") is None
+    assert default_sgf_dir("amazons", None) is None
