@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from engine.amazons.playout import cutoff_playout, evaluate
 from engine.amazons.position import Move, Position, queen_reach
-from engine.search.base import Budget, Limits, Player, SearchResult, never_stop
+from engine.search.base import Budget, Limits, Player, SearchResult, follows, never_stop, start_key
 
 # What the side to move chooses at a node (its *kind*). A position node is
 # where a whole move starts: PICK_AMAZON, PICK_PAIR or PICK_MOVE, by ``split``.
@@ -562,31 +562,28 @@ class AmazonsMcts(Player):
         super().__init__(seed, **params)
         self.rng = random.Random(seed)
 
-    def set_param(self, name: str, value: str) -> None:
-        old = self.values.get(name)
-        super().set_param(name, value)
-        new = self.values[name]
+    def check_param(self, name: str, value: Any) -> Any:
         problem = None
-        if name == "split" and new not in POSITION_KIND:
+        if name == "split" and value not in POSITION_KIND:
             problem = "split must be 1, 2 or 3 (tree levels per move)"
-        elif name == "order" and new.lower() not in ORDERS:
+        elif name == "order" and value.lower() not in ORDERS:
             problem = f"order must be one of {', '.join(ORDERS)}"
-        elif name == "exploration" and not 0 <= new < math.inf:
+        elif name == "exploration" and not 0 <= value < math.inf:
             problem = "exploration must be a finite number >= 0"
-        elif name == "sharpness" and not 0 < new <= 100:
+        elif name == "sharpness" and not 0 < value <= 100:
             problem = "sharpness must be above 0 and at most 100"
-        elif name == "widen_factor" and not 0 <= new < math.inf:
+        elif name == "widen_factor" and not 0 <= value < math.inf:
             problem = "widen_factor must be a finite number >= 0"
-        elif name == "widen_exponent" and not 0 <= new <= 1:
+        elif name == "widen_exponent" and not 0 <= value <= 1:
             problem = "widen_exponent must be between 0 and 1"
-        elif name == "max_nodes" and new < 1:
+        elif name == "max_nodes" and value < 1:
             problem = "max_nodes must be at least 1"
         if problem:
-            self.values[name] = old
             raise ValueError(problem)
-        if name == "order":
-            self.values[name] = new.lower()
-        if self.values[name] != old and name != "playouts":
+        return value.lower() if name == "order" else value
+
+    def param_changed(self, name: str) -> None:
+        if name != "playouts":
             self._tree = None  # statistics gathered under other settings
 
     @property
@@ -628,12 +625,11 @@ class AmazonsMcts(Player):
     def _tree_for(self, position: Position) -> Tree:
         """The tree for ``position``: the kept subtree when the position follows
         from the last one searched, else a new tree."""
-        key = (position.size, position.initial_board)
+        key = start_key(position)
         history = position.history
         old = self._tree_history
         tree = self._tree
-        if (tree is not None and self.values["reuse"] and self._tree_key == key
-                and len(history) >= len(old) and history[:len(old)] == old):
+        if tree is not None and self.values["reuse"] and self._tree_key == key and follows(history, old):
             node: Node | None = tree.root
             for colour, move in history[len(old):]:
                 if node.to_move != colour:  # set up with two moves of one colour

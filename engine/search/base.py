@@ -70,6 +70,19 @@ class Budget:
         return True
 
 
+def follows(history: list, earlier: list) -> bool:
+    """True when ``history`` starts with ``earlier``: the game went on from
+    the earlier position (so a tree or a count kept from then still applies)."""
+    return len(history) >= len(earlier) and history[:len(earlier)] == earlier
+
+
+def start_key(position) -> tuple:
+    """What a game's moves start from: game, size and, where the game can be
+    set up (an Amazons record with set-up), the initial board."""
+    start = getattr(position, "initial_board", None)
+    return (position.game, position.size, start)
+
+
 def never_stop() -> bool:
     return False
 
@@ -96,7 +109,20 @@ class Player:
             known = ", ".join(sorted(self.PARAMS)) or "none"
             raise ValueError(f"unknown parameter {name!r} for player {self.name} (known: {known})")
         kind, _ = self.PARAMS[name]
-        self.values[name] = parse_value(kind, str(value))
+        parsed = self.check_param(name, parse_value(kind, str(value)))  # ValueError: no change
+        changed = self.values.get(name) != parsed
+        self.values[name] = parsed
+        if changed:
+            self.param_changed(name)
+
+    def check_param(self, name: str, value: Any) -> Any:
+        """A parsed value as it will be stored; subclasses refuse values out of
+        range with ValueError (nothing changes) or normalise them."""
+        return value
+
+    def param_changed(self, name: str) -> None:
+        """Called after parameter ``name`` took a different value (for example
+        to drop a tree grown under the old settings)."""
 
     def params(self) -> dict[str, str]:
         return {name: format_value(value) for name, value in self.values.items()}

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.colour import BLACK
-from engine.search.base import Budget, Limits, Player, SearchResult, never_stop
+from engine.search.base import Budget, Limits, Player, SearchResult, follows, never_stop, start_key
 from engine.search.interface import TreeHooks, candidate_moves, pass_move, passing_wins, tree_hooks
 
 FIELD_BYTES = 4
@@ -409,17 +409,15 @@ class UctPlayer(Player):
         super().__init__(seed, **params)
         self.rng = random.Random(seed)
 
-    def set_param(self, name: str, value: str) -> None:
-        old = self.values.get(name)
-        super().set_param(name, value)
-        if name == "rave_equiv" and self.values[name] <= 0:
-            self.values[name] = old
+    def check_param(self, name: str, value: Any) -> Any:
+        if name == "rave_equiv" and value <= 0:
             raise ValueError("rave_equiv must be positive")
-        if name in ("rescore", "candidates") and self.values[name] < 1:
-            self.values[name] = old
+        if name in ("rescore", "candidates") and value < 1:
             raise ValueError(f"{name} must be at least 1")
-        if self.values[name] != old:
-            self._tree = None  # statistics gathered under other settings
+        return value
+
+    def param_changed(self, name: str) -> None:
+        self._tree = None  # statistics gathered under other settings
 
     @property
     def tree(self) -> Tree | None:
@@ -477,12 +475,11 @@ class UctPlayer(Player):
     def _tree_for(self, position) -> Tree:
         """The tree for ``position``: the kept subtree when the position follows
         from the last one searched, else a new tree."""
-        key = (position.game, position.size)
+        key = start_key(position)
         history = position.history
         old = self._tree_history
         tree = self._tree
-        if (tree is not None and self.values["reuse"] and self._tree_key == key
-                and len(history) >= len(old) and history[:len(old)] == old):
+        if tree is not None and self.values["reuse"] and self._tree_key == key and follows(history, old):
             node: Node | None = tree.root
             for colour, move in history[len(old):]:
                 node = node.child_for(colour, move)
@@ -501,10 +498,10 @@ class UctPlayer(Player):
         """True once the win rate has stayed below ``resign`` for
         ``resign_moves`` searches in a row of the same game."""
         threshold = self.values["resign"]
-        key = (position.game, position.size)
+        key = start_key(position)
         history = list(position.history)
         old = self._low_history
-        if key != self._low_key or len(history) < len(old) or history[:len(old)] != old:
+        if key != self._low_key or not follows(history, old):
             self._low_moves = 0  # another game, or moves were taken back
         self._low_history = history
         self._low_key = key
