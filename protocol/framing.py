@@ -131,19 +131,34 @@ def preprocess(text: str) -> str:
     """Apply GTP's input steps: drop control characters but HT, cut the comment,
     turn HT into a space. Returns ``""`` for a line that gets no response.
 
+    GTP's whitespace is space and tab only: a line of other Unicode spaces
+    (U+00A0, U+3000, U+2028) is not blank, so it gets an answer.
+
     >>> preprocess("\\x00boardsize\\t4 # rings")
     'boardsize 4 '
     >>> preprocess("   ")
     ''
+    >>> preprocess("\u00a0")
+    '\xa0'
     """
     if not (text.isascii() and text.isprintable()):
         text = text.translate(_PREPROCESS_TABLE)
     hash_at = text.find("#")
     if hash_at >= 0:
         text = text[:hash_at]
-    if not text or text.isspace():
+    if not text.strip(" "):
         return ""
     return text
+
+
+def split_words(text: str) -> list[str]:
+    """Split a preprocessed line on spaces only (GTP's whitespace; tabs are
+    spaces by now), never on other Unicode spaces.
+
+    >>> split_words(" play\u00a0b  *10 ")
+    ['play\xa0b', '*10']
+    """
+    return [word for word in text.split(" ") if word]
 
 
 def _split_id(tokens: list[str]) -> tuple[str | None, list[str]]:
@@ -175,7 +190,7 @@ def parse_line(raw: bytes) -> Command | BadLine | None:
     text = preprocess(text)
     if not text:
         return None
-    tokens = text.split()
+    tokens = split_words(text)
     command_id, tokens = _split_id(tokens)
     # Bad bytes inside a comment are harmless; only the command part must decode.
     if not valid_utf8 and "\ufffd" in text:
@@ -192,7 +207,7 @@ def too_long_failure(line: TooLongLine) -> str:
     '?5 syntax error: line too long\\n\\n'
     """
     text = preprocess(line.prefix.decode("utf-8", errors="replace"))
-    tokens = text.split()
+    tokens = split_words(text)
     command_id = None
     # The id counts only if it ends inside the kept prefix (a space follows it).
     if len(tokens) > 1 or (tokens and text.endswith(" ")):

@@ -77,7 +77,14 @@ def test_preprocess_drops_exactly_the_control_characters() -> None:
     (b"4 pl\xc3", BadLine("4", "syntax error: invalid UTF-8")),
     (b"name # caf\xe9", Command(None, "name", ())),
     (b"# \xff", None),
-    (b"play b \xe2\x80\xa8", Command(None, "play", ("b",))),   # U+2028 separates like a space
+    # GTP's whitespace is space and tab only: other Unicode spaces are text,
+    # so a line holding only them is a command (and gets an answer).
+    (b"play b \xe2\x80\xa8", Command(None, "play", ("b", "\u2028"))),
+    (b"play\xc2\xa0b *10", Command(None, "play\u00a0b", ("*10",))),
+    (b"\xc2\xa0", Command(None, "\u00a0", ())),
+    (b"\xe3\x80\x80", Command(None, "\u3000", ())),
+    (b"\xe2\x80\xa8", Command(None, "\u2028", ())),
+    (b"7 \xe2\x80\xa8 ", Command("7", "\u2028", ())),
 ])
 def test_parse_line(raw: bytes, expected: object) -> None:
     assert parse_line(raw) == expected

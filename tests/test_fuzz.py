@@ -53,12 +53,13 @@ def visible_text(raw: bytes) -> str:
 def expects_response(raw: bytes) -> bool:
     """A line gets a response unless it is blank once control characters and
     the comment go; over-long lines always get one."""
-    return len(raw) > 65536 or visible_text(raw).strip() != ""
+    return len(raw) > 65536 or visible_text(raw).strip(" \t") != ""
 
 
 def command_tokens(raw: bytes) -> tuple[bytes | None, list[str]]:
-    """The id a response must carry (canonical decimal) and the other tokens."""
-    tokens = visible_text(raw).split()
+    """The id a response must carry (canonical decimal) and the other tokens.
+    GTP separates words by spaces and tabs only, never by other Unicode spaces."""
+    tokens = [t for t in visible_text(raw).replace("\t", " ").split(" ") if t]
     if tokens and re.fullmatch(r"[0-9]+", tokens[0]):
         return (tokens[0].lstrip("0") or "0").encode(), tokens[1:]
     return None, tokens
