@@ -144,6 +144,11 @@ def test_compressed_points_lowercase_names_and_soft_breaks():
     ("(;GM[18]B)", "has no value"),
     ("(;GM[18](;B[djddgd]);W[adgjad])", "follows a variation"),
     (")", "no SGF game tree"),
+    # One point with two contents describes no position.
+    ("(;GM[18]SZ[6]AB[aa]AW[aa])", "point aa is set up twice \\(AB and AW\\)"),
+    ("(;GM[18]SZ[6]AB[aa:bb]AA[bb])", "point bb is set up twice \\(AB and AA\\)"),
+    ("(;GM[18]SZ[6]AW[cc]AE[cc])", "point cc is set up twice \\(AW and AE\\)"),
+    ("(;GM[18]SZ[6]AB[dd][dd])", "point dd is set up twice \\(AB and AB\\)"),
 ])
 def test_unreadable_records(text, message):
     with pytest.raises(SgfError, match=message):

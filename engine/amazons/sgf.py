@@ -18,8 +18,9 @@ of other sizes are written with explicit ``AB``/``AW``). Setup properties are
 read in the root node only, where they replace the start position entirely.
 
 Only the main line is read (the first child at every branch); ``GM`` must be
-18 if present; sizes other than 6, 8, 10 and any move that is not legal make
-the record unreadable (:class:`SgfError`).
+18 if present; sizes other than 6, 8, 10, a point set up twice (``AB`` and
+``AW`` on one point, say) and any move that is not legal make the record
+unreadable (:class:`SgfError`).
 
 >>> from engine.amazons.position import Position
 >>> p = Position(); p.play(p.parse_move("d1-d7/g7"))
@@ -270,8 +271,13 @@ def read_sgf(text: str) -> Position:
     geo = geometry(size)
     if any(prop in root for prop in _SETUP):
         board = [EMPTY] * geo.square_count
+        set_by: dict[int, str] = {}
         for prop, contents in (("AB", WHITE), ("AW", BLACK), ("AA", ARROW), ("AE", EMPTY)):
             for square in _points(root.get(prop, []), geo):
+                if square in set_by:  # two contents for one point: no position
+                    raise SgfError(f"point {point_to_sgf(square, geo)} is set up twice"
+                                   f" ({set_by[square]} and {prop})")
+                set_by[square] = prop
                 board[square] = contents
         to_move = WHITE
         if "PL" in root:
