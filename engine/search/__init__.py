@@ -35,4 +35,13 @@ def make_player(name: str, seed: int | None = None, **params: str) -> Player:
     return _PLAYERS[name](seed, **params)
 
 
-__all__ = ["Limits", "Player", "SearchResult", "PLAYERS", "make_player"]
+def check_plays(name: str, game: str) -> None:
+    """ValueError unless the player ``name`` can play ``game``."""
+    if name not in _PLAYERS:
+        raise ValueError(f"unknown player {name!r} (known: {', '.join(PLAYERS)})")
+    if not _PLAYERS[name].plays(game):
+        able = ", ".join(p for p in PLAYERS if _PLAYERS[p].plays(game))
+        raise ValueError(f"player {name} cannot play {game} (players for {game}: {able})")
+
+
+__all__ = ["Limits", "Player", "SearchResult", "PLAYERS", "check_plays", "make_player"]

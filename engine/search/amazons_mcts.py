@@ -538,6 +538,7 @@ class AmazonsMcts(Player):
     """MCTS with an evaluation cut-off for Amazons (see docs/search-amazons.md)."""
 
     name = "amazons-mcts"
+    GAMES = ("amazons",)
     PARAMS = {
         "playouts": (int, 3000),
         "exploration": (float, 0.3),

@@ -96,6 +96,8 @@ class Player:
 
     name = "player"
     PARAMS: dict[str, tuple[type, Any]] = {}
+    GAMES: tuple[str, ...] | None = None
+    """The games this player can play; None: every game."""
 
     def __init__(self, seed: int | None = None, **params: str) -> None:
         self.seed = seed
@@ -114,6 +116,11 @@ class Player:
         self.values[name] = parsed
         if changed:
             self.param_changed(name)
+
+    @classmethod
+    def plays(cls, game: str) -> bool:
+        """Whether this player can play ``game``."""
+        return cls.GAMES is None or game in cls.GAMES
 
     def check_param(self, name: str, value: Any) -> Any:
         """A parsed value as it will be stored; subclasses refuse values out of
