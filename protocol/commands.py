@@ -201,6 +201,7 @@ def time_settings(session: Session, args: Args) -> str:
     period = parse_number(args[1], minimum=0)
     stones = parse_int(args[2], minimum=0)
     session.clock.set_control(TimeControl.canadian(main, period, stones))
+    session.prepare_workers()  # a game is about to start
     return ""
 
 
@@ -232,6 +233,7 @@ def kgs_time_settings(session: Session, args: Args) -> str:
     else:
         raise syntax_error("unknown time system")
     session.clock.set_control(control)
+    session.prepare_workers()  # a game is about to start
     return ""
 
 
@@ -276,10 +278,6 @@ async def perft(session: Session, args: Args) -> str:
     return str(await session.perft(depth))
 
 
-MAX_SGF_BYTES = 1 << 20
-"""loadsgf refuses larger files: no legal Amazons record comes near it."""
-
-
 def printsgf(session: Session, args: Args) -> str:
     """The current Amazons game as an SGF record (``GM[18]``), in the response."""
     expect_count(args, 0)
@@ -291,26 +289,26 @@ def printsgf(session: Session, args: Args) -> str:
     return "\n".join(line for line in write_sgf(position).splitlines() if line.strip())
 
 
-def loadsgf(session: Session, args: Args) -> str:
+async def loadsgf(session: Session, args: Args) -> str:
     """Load an Amazons SGF file (switching the game to amazons), optionally
     only up to the position before move ``N``. The one command that reads the
-    file system; it never writes."""
+    file system, under the session's file policy (:mod:`protocol.files`); it
+    never writes. The file is read off the event loop."""
     expect_count(args, 1, 2)
     before = parse_int(args[1], minimum=1) if len(args) == 2 else None
     from engine.amazons.sgf import read_sgf
 
+    data = await session.read_file(args[0])  # GtpError: cannot load file: why
     try:
-        with open(args[0], "rb") as handle:
-            data = handle.read(MAX_SGF_BYTES + 1)
-        if len(data) > MAX_SGF_BYTES:
-            raise ValueError("file too large")
         position = read_sgf(data.decode("utf-8"))
-    except (OSError, ValueError, GameError):  # UnicodeDecodeError is a ValueError
-        raise GtpError("cannot load file") from None
+    except UnicodeDecodeError:
+        raise GtpError("cannot load file: not UTF-8 text") from None
+    except GameError as exc:
+        raise GtpError(f"cannot load file: {exc}") from None
     if before is not None:
         while len(position.history) >= before:
             position.undo()
-    session.adopt(position)
+    session.adopt(position)  # GtpError if the session's player cannot play it
     return ""
 
 
@@ -332,8 +330,12 @@ async def stargtp_param(session: Session, args: Args) -> str:
         if args[0] not in values:
             raise GtpError(f"unknown parameter {args[0]}")
         return values[args[0]]
+    from protocol.session import UnknownParameter
+
     try:
         await session.set_parameter(args[0], args[1])
+    except UnknownParameter as exc:
+        raise GtpError(str(exc)) from None
     except ValueError as exc:
         raise GtpError(f"invalid parameter: {exc}") from None
     return ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import select
 import signal
@@ -19,12 +20,13 @@ import stat
 import sys
 import threading
 from collections import deque
+from dataclasses import replace
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO
 
 from engine.errors import GameError
 from engine.games import GAMES, new_position
-from engine.search import PLAYERS, make_player
+from engine.search import PLAYERS, check_plays, make_player
 from protocol.framing import Line, LineSplitter, format_failure, is_interrupt
 from protocol.session import Session, SessionConfig, default_player
 
@@ -43,6 +45,17 @@ BATCH_LINES = 256
 other sessions have theirs."""
 
 SHUTDOWN_SECONDS = 1.0
+
+DEFAULT_IDLE_SECONDS = 600.0
+"""A TCP connection with no input and no command running for this long is
+closed, so that idle clients cannot hold every connection slot for ever. Ten
+minutes leaves a person in a GUI time to think; ``--idle-timeout 0`` never
+closes."""
+
+REFUSAL_LINGER_SECONDS = 5.0
+"""How long a refused connection ("server busy") stays open after its answer,
+reading and dropping what the client sends, so that its answer arrives
+instead of a connection reset."""
 """How long a shutting-down TCP server waits for connections to flush."""
 
 
@@ -419,26 +432,66 @@ class _TcpConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.conversation: Conversation | None = None
         self._pause_reasons: set[str] = set()
+        self._refused = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._last_activity = 0.0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         server = self.server
         if len(server.connections) >= server.max_connections or server.closing:
-            transport.write(format_failure(
-                None, f"server busy: too many connections (limit {server.max_connections}),"
-                " try again later").encode())
-            transport.close()
+            self._refuse(transport)
             return
         server.connections.add(self)
         session = Session(server.config, server.log)
         def write(data: bytes) -> None:
             if not transport.is_closing():
+                self._last_activity = asyncio.get_running_loop().time()
                 transport.write(data)
 
         self.conversation = Conversation(
             session, write, transport.close,
             lambda: self._pause("queue"), lambda: self._resume("queue"))
+        if server.idle_timeout:
+            self._last_activity = asyncio.get_running_loop().time()
+            self._schedule_idle_check(server.idle_timeout)
+
+    def _refuse(self, transport: asyncio.Transport) -> None:
+        """Answer "server busy" and hang up. The connection lingers a few
+        seconds, dropping whatever the client sends: closing a socket with
+        unread input would reset it, and the client would never read why."""
+        server = self.server
+        self._refused = True
+        transport.write(format_failure(
+            None, f"server busy: too many connections (limit {server.max_connections}),"
+            " try again later").encode())
+        if len(server.refused) >= server.max_connections or not transport.can_write_eof():
+            transport.close()  # many refusals at once: no lingering for them all
+            return
+        server.refused.add(self)
+        transport.write_eof()
+        self._timer = asyncio.get_running_loop().call_later(REFUSAL_LINGER_SECONDS, transport.close)
+
+    def _schedule_idle_check(self, delay: float) -> None:
+        self._timer = asyncio.get_running_loop().call_later(delay, self._check_idle)
+
+    def _check_idle(self) -> None:
+        """Close the connection once it has been idle (no input, nothing
+        running, nothing written) for the server's idle timeout."""
+        conversation, transport = self.conversation, self.transport
+        if conversation is None or transport is None or transport.is_closing():
+            return
+        timeout = self.server.idle_timeout
+        now = asyncio.get_running_loop().time()
+        if conversation.busy:
+            self._last_activity = now  # a running command is activity
+            self._schedule_idle_check(timeout)
+        elif now - self._last_activity >= timeout:
+            self.server.log(f"stargtp: closing a connection idle for {timeout:g} s")
+            transport.close()
+        else:
+            self._schedule_idle_check(self._last_activity + timeout - now)
 
     def _pause(self, reason: str) -> None:
         if not self._pause_reasons and self.transport is not None and not self.transport.is_closing():
@@ -452,9 +505,12 @@ class _TcpConnection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.conversation is not None:
+            self._last_activity = asyncio.get_running_loop().time()
             self.conversation.feed(data)
 
     def eof_received(self) -> bool:
+        if self._refused:
+            return False  # the client has read its refusal and gone: close
         if self.conversation is not None:
             # A client that closes its side has usually gone away; one that only
             # half-closed still gets every answer, its searches cut short.
@@ -475,8 +531,11 @@ class _TcpConnection(asyncio.Protocol):
             self.conversation.unblock_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         conversation, self.conversation = self.conversation, None
         self.server.connections.discard(self)
+        self.server.refused.discard(self)
         if conversation is not None:
             conversation.abandon()
             self.server.track(conversation.close())
@@ -495,11 +554,17 @@ class TcpServer:
     """Many sessions at once, one per connection."""
 
     def __init__(self, config: SessionConfig, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                 log: Log = _stderr_log) -> None:
-        self.config = config
+                 log: Log = _stderr_log, idle_timeout: float = DEFAULT_IDLE_SECONDS) -> None:
+        # A TCP client is not the local user: it reads no file of this machine
+        # unless the server names a directory for it (protocol.files).
+        self.config = replace(config, read_files=config.file_dir is not None)
         self.max_connections = max_connections
         self.log = log
+        self.idle_timeout = idle_timeout
+        """Seconds of idleness after which a connection is closed; 0: never."""
         self.connections: set[_TcpConnection] = set()
+        self.refused: set[_TcpConnection] = set()
+        """Refused connections still lingering to deliver their answer."""
         self.closing = False
         self._server: asyncio.base_events.Server | None = None
         self._cleanups: set[asyncio.Future[Any]] = set()
@@ -527,7 +592,7 @@ class TcpServer:
         self.closing = True
         if self._server is not None:
             self._server.close()
-        for connection in list(self.connections):
+        for connection in list(self.connections) + list(self.refused):
             connection.shut_down()
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_SECONDS
         while self.connections and asyncio.get_running_loop().time() < deadline:
@@ -543,9 +608,10 @@ class TcpServer:
 
 
 async def serve_tcp(config: SessionConfig, host: str, port: int,
-                    max_connections: int = DEFAULT_MAX_CONNECTIONS, log: Log = _stderr_log) -> int:
+                    max_connections: int = DEFAULT_MAX_CONNECTIONS, log: Log = _stderr_log,
+                    idle_timeout: float = DEFAULT_IDLE_SECONDS) -> int:
     """Serve TCP clients until SIGINT or SIGTERM."""
-    server = TcpServer(config, max_connections, log)
+    server = TcpServer(config, max_connections, log, idle_timeout)
     try:
         bound_host, bound_port = await server.start(host, port)
     except OSError as exc:
@@ -611,6 +677,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds per move when the controller sets no clock")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="player parameter (repeatable)")
+    parser.add_argument("--file-dir", metavar="DIR",
+                        help="the one directory whose files loadsgf may read (over TCP, without"
+                             " it no file can be read; over stdin, without it any path can)")
+    parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
+                        help="close a TCP connection that sent nothing and ran nothing for S"
+                             f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
 
 
 def config_from_args(args: argparse.Namespace) -> SessionConfig:
@@ -629,13 +701,22 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
         raise ValueError("--seconds must be positive")
     if args.max_connections < 1:
         raise ValueError("--max-connections must be at least 1")
+    if args.idle_timeout is not None and not (args.idle_timeout >= 0 and math.isfinite(args.idle_timeout)):
+        raise ValueError("--idle-timeout must be a number of seconds, 0 or more (0: never)")
+    file_dir = None
+    if args.file_dir is not None:
+        if not os.path.isdir(args.file_dir):
+            raise ValueError(f"--file-dir {args.file_dir!r} is not a directory")
+        file_dir = os.path.realpath(args.file_dir)
     config = SessionConfig(game=args.game, size=args.size, seed=args.seed,
                            player=args.player or default_player(), workers=args.workers,
-                           playouts=args.playouts, seconds=args.seconds, params=tuple(params))
+                           playouts=args.playouts, seconds=args.seconds, params=tuple(params),
+                           file_dir=file_dir)
     try:
         new_position(config.game, config.size)
     except GameError as exc:
         raise ValueError(str(exc)) from None
+    check_plays(config.player, config.game)  # ValueError: amazons-mcts cannot play star
     make_player(config.player, seed=config.seed, **dict(config.params))  # ValueError if refused
     return config
 
@@ -648,7 +729,8 @@ def run(args: argparse.Namespace) -> int:
         _stderr_log(f"stargtp serve: {exc}")
         return 2
     if address is not None:
-        return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections))
+        return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections,
+                                     idle_timeout=args.idle_timeout))
     # Only protocol responses may reach stdout: anything else printed goes to stderr.
     real_stdout = sys.stdout
     sys.stdout = sys.stderr

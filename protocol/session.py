@@ -9,6 +9,7 @@ and never runs two commands of one session at once.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 import traceback
@@ -18,9 +19,9 @@ from typing import Any
 
 from engine.errors import IllegalMove
 from engine.games import new_position
-from engine.search import Limits
+from engine.search import Limits, check_plays
 from engine.search.interface import pass_move
-from protocol import commands
+from protocol import commands, files
 from protocol.clock import Clock, estimate_moves_left
 from protocol.framing import (
     BadLine,
@@ -77,10 +78,23 @@ class SessionConfig:
     """Per-move time limit when no clock is set."""
     params: tuple[tuple[str, str], ...] = ()
     """Player parameters, passed to ``make_player``."""
+    read_files: bool = True
+    """Whether file commands (``loadsgf``) may read files at all: true for the
+    local controller on stdin, false over TCP unless ``file_dir`` is given."""
+    file_dir: str | None = None
+    """The one directory file commands may read (relative paths are taken from
+    it); None: any path."""
 
 
 def _stderr_log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+class UnknownParameter(ValueError):
+    """``stargtp-param`` names a setting that does not exist."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown parameter {name}")
 
 
 class Session:
@@ -97,6 +111,7 @@ class Session:
         self.registry = CommandRegistry()
         commands.install(self.registry, self)
         self._pool: WorkerPool | None = None
+        self._warming: asyncio.Future[None] | None = None
         self._closed = False
         self.stop_stream: Callable[[], None] | None = None
         """The hook for streaming commands (lz-analyze): while one runs, it puts
@@ -199,19 +214,67 @@ class Session:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+        warming, self._warming = self._warming, None
+        if warming is not None:
+            await asyncio.gather(warming, return_exceptions=True)
+
+    def prepare_workers(self) -> None:
+        """Start the search's worker processes in the background (at
+        ``boardsize``, ``clear_board``, ``time_settings``...), so that the first
+        ``genmove`` of a game spends its time searching, not starting them.
+        Does nothing without a running event loop or once workers are up."""
+        if self._closed or (self._warming is not None and not self._warming.done()):
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._warming = asyncio.ensure_future(self._warm(self._pool_for_search()))
+
+    async def _warm(self, pool: WorkerPool) -> None:
+        try:
+            await pool.start()
+        except WorkerError as exc:  # the next search tries again, and reports it
+            self.log(f"stargtp: cannot start the search workers: {exc}")
 
     # -- game state -------------------------------------------------------------
 
     def new_game(self, game: str | None = None, size: int | None = None) -> None:
-        """A cleared board; the position is unchanged if the game or size is refused."""
+        """A cleared board; the position is unchanged if the game or size is
+        refused, or if the session's player cannot play the game."""
         game = self.position.game if game is None else game
+        self.check_player(self.config.player, game)
         self.position = new_position(game, size)
         self.clock.set_control(self.clock.control)  # full clocks for the new game
+        self.prepare_workers()
 
     def adopt(self, position: Any) -> None:
-        """Continue from ``position`` (a loaded record) with full clocks."""
+        """Continue from ``position`` (a loaded record) with full clocks.
+        GtpError (nothing changed) if the player cannot play its game."""
+        self.check_player(self.config.player, position.game)
         self.position = position
         self.clock.set_control(self.clock.control)
+        self.prepare_workers()
+
+    @staticmethod
+    def check_player(player: str, game: str) -> None:
+        """GtpError unless ``player`` can play ``game``."""
+        try:
+            check_plays(player, game)
+        except ValueError as exc:
+            raise GtpError(str(exc)) from None
+
+    async def read_file(self, path: str) -> bytes:
+        """The bytes of a file a file command names, read off the event loop
+        under the session's file policy (:mod:`protocol.files`); GtpError
+        ``cannot load file: reason`` if it is refused or unreadable."""
+        config = self.config
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(None, files.load, path, config.read_files,
+                                              config.file_dir)
+        except files.FileRefused as exc:
+            raise GtpError(f"cannot load file: {exc}") from None
 
     def game_state(self) -> GameState:
         position = self.position
@@ -261,17 +324,20 @@ class Session:
         elif name in MANAGED_PARAMS:
             raise ValueError(MANAGED_PARAMS[name])
         elif name == "player":
-            make_player(value)  # ValueError for an unknown player
+            check_plays(value, self.position.game)  # ValueError for an unknown or unfit player
             config = replace(config, player=value, params=())
         else:
+            if name not in self.parameters():
+                raise UnknownParameter(name)
             params = dict(config.params)
             params[name] = value
-            make_player(config.player, **params)  # ValueError for a bad name or value
+            make_player(config.player, **params)  # ValueError for a bad value
             config = replace(config, params=tuple(params.items()))
         self.config = config
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+            self.prepare_workers()
 
     # -- searches ---------------------------------------------------------------
 
@@ -293,42 +359,78 @@ class Session:
         seconds = self.config.seconds if budget is None else budget
         return Limits(playouts=self.config.playouts, seconds=seconds)
 
-    def _fallback_move(self, colour: int) -> Any:
-        """A legal move when the search failed: the first one, else pass/resign."""
+    async def _search_move(self, colour: int, limits: Limits, started: float,
+                           deterministic: bool) -> Any:
+        """The searched move for ``colour`` (None: resign). A search whose
+        worker fails or answers an illegal move is tried once more (the pool
+        restarts a dead worker), within what is left of the move's time; a
+        second failure is the command's error. No move is ever made up."""
         position = self.position
-        for move in position.legal_moves():
-            if position.is_legal(move, colour):
+        for attempt in (1, 2):
+            if attempt == 2 and limits.seconds is not None:
+                spent = time.monotonic() - started
+                limits = replace(limits, seconds=max(limits.seconds - spent, 0.01))
+            request = SearchRequest(self.game_state(), colour, limits, self.komi,
+                                    deterministic=deterministic)
+            try:
+                reply = await self._pool_for_search().search(
+                    request, hurry=self._hurry or self._interrupted)
+                move = None if reply.move is None else position.parse_move(reply.move)
+                if move is not None and not position.is_legal(move, colour):
+                    raise IllegalMove(f"the search answered the illegal move {reply.move}")
                 return move
-        return pass_move(position, self.komi)
+            except (WorkerError, IllegalMove) as exc:
+                failure = exc
+                self.log(f"stargtp: search failed ({exc})"
+                         + ("; trying once more" if attempt == 1 else ""))
+        raise GtpError(f"search failed: {failure}")
 
     async def analyze(self, colour: int, interval: float,
                       report: Callable[[Any, int, SearchReply], str]) -> None:
         """lz-analyze: search the position for ``colour`` in chunks of
         ``interval`` seconds (the tree is kept between chunks), streaming the
         line ``report(position, colour, reply)`` after each, until any new
-        input line, an interrupt or the end of input. At least one line is
-        sent unless the game is over."""
+        input line, an interrupt or the end of input.
+
+        At least one line is always sent: when the stop comes before the first
+        interval ends, the line holds the statistics of that moment; when the
+        game is over, a line with no search. A player that answers before the
+        interval ends (``random``) waits it out, so lines never come faster
+        than one per interval."""
         position = self.position
         if position.is_over():
+            self.stream_line(report(position, colour, SearchReply(None, 0, None, (), {})))
             return
         pool = self._pool_for_search()
+        loop = asyncio.get_running_loop()
         stopped = False
+        wake = asyncio.Event()
 
         def stop() -> None:
             nonlocal stopped
             stopped = True
             pool.interrupt()
+            wake.set()
 
         self.stop_stream = stop
         try:
             while True:
+                if self.input_waiting():  # a line came before the stream began
+                    stopped = True
+                began = loop.time()
                 request = SearchRequest(self.game_state(), colour, Limits(seconds=interval),
                                         self.komi, analysis=True)
-                reply = await pool.search(request, hurry=self._hurry)
-                if stopped:
+                reply = await pool.search(request, hurry=self._hurry or stopped)
+                rest = interval - (loop.time() - began)
+                if not stopped and not self._hurry and rest > 0:
+                    try:
+                        await asyncio.wait_for(wake.wait(), rest)
+                    except TimeoutError:
+                        pass
+                if stopped and self._streamed:
                     break
                 self.stream_line(report(position, colour, reply))
-                if self.input_waiting() or self._hurry:
+                if stopped or self.input_waiting() or self._hurry:
                     break
         finally:
             self.stop_stream = None
@@ -341,18 +443,9 @@ class Session:
             # Nothing can be played any more: *Star passes, Amazons resigns.
             move = pass_move(position, self.komi)
             return "resign" if move is None else position.format_move(move)
-        request = SearchRequest(self.game_state(), colour, self.move_limits(colour),
-                                self.komi, deterministic=not play)
+        limits = self.move_limits(colour)
         started = time.monotonic()
-        try:
-            pool = self._pool_for_search()
-            reply = await pool.search(request, hurry=self._hurry or self._interrupted)
-            move = None if reply.move is None else position.parse_move(reply.move)
-            if move is not None and not position.is_legal(move, colour):
-                raise IllegalMove(f"worker answered the illegal move {reply.move}")
-        except (WorkerError, IllegalMove) as exc:
-            self.log(f"stargtp: search failed ({exc}); answering a fallback move")
-            move = self._fallback_move(colour)
+        move = await self._search_move(colour, limits, started, deterministic=not play)
         if play:
             self.clock.record_usage(colour, time.monotonic() - started)
         if move is None:

@@ -24,9 +24,10 @@ import multiprocessing.connection
 import os
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.search import Limits
@@ -38,6 +39,10 @@ CLOSE_GRACE_SECONDS = 0.5
 
 SEARCH_GRACE_SECONDS = 5.0
 """How long past its time limit a search may run before the pool stops it."""
+
+MIN_SEARCH_SECONDS = 0.01
+"""The least time a timed search gets, even when starting its workers took
+all of its budget: it still answers with a considered move."""
 
 STOP_GRACE_SECONDS = 2.0
 """How long a stopped search may take to answer before its worker is killed."""
@@ -109,6 +114,9 @@ class PerftReply:
 @dataclass(frozen=True)
 class WorkerFailed:
     message: str
+    """What went wrong, on one line (``ValueError: ...``)."""
+    detail: str = ""
+    """The worker's traceback, for the server's log."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +129,8 @@ class _Envelope:
 
 
 class WorkerError(Exception):
-    """A worker failed, died or did not answer; the session falls back."""
+    """A worker failed, died or did not answer; the session retries once, then
+    answers the command with this error."""
 
 
 class SearchInterrupted(Exception):
@@ -237,8 +246,8 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
                 reply = PerftReply(game.sync(request.state).perft(request.depth))
             else:
                 reply = WorkerFailed(f"unknown request {type(request).__name__}")
-        except Exception:
-            reply = WorkerFailed(traceback.format_exc())
+        except Exception as exc:
+            reply = WorkerFailed(f"{type(exc).__name__}: {exc}", traceback.format_exc())
         try:
             conn.send(_Envelope(envelope.number, reply))
         except (BrokenPipeError, OSError):
@@ -344,6 +353,7 @@ class WorkerPool:
         self._workers: list[_Worker | None] = [None] * workers
         self._number = 0
         self._closed = False
+        self._starting: asyncio.Future[None] | None = None
 
     @property
     def pids(self) -> list[int]:
@@ -370,9 +380,24 @@ class WorkerPool:
         child.close()
         return _Worker(process, parent)
 
+    async def start(self) -> None:
+        """Start any worker that is not running, so that the next search does not
+        wait for it. Concurrent calls share one start-up. Raises WorkerError."""
+        await self._ensure_started()
+
     async def _ensure_started(self) -> list[_Worker]:
         if self._closed:
             raise WorkerError("the pool is closed")
+        if self._starting is None or self._starting.done():
+            if all(w is not None for w in self._workers):
+                return [w for w in self._workers if w is not None]
+            self._starting = asyncio.ensure_future(self._start_missing())
+        # Shielded: one waiter going away (a cancelled search) must not cancel
+        # the start-up the others share.
+        await asyncio.shield(self._starting)
+        return [w for w in self._workers if w is not None]
+
+    async def _start_missing(self) -> None:
         missing = [i for i, w in enumerate(self._workers) if w is None]
         if missing:
             loop = asyncio.get_running_loop()
@@ -401,7 +426,6 @@ class WorkerPool:
                 if isinstance(hello.body, WorkerFailed):
                     await self._discard(index)
                     raise WorkerError(hello.body.message)
-        return [w for w in self._workers if w is not None]
 
     async def _discard(self, index: int) -> None:
         worker = self._workers[index]
@@ -441,7 +465,9 @@ class WorkerPool:
             raise
         reply = envelope.body
         if isinstance(reply, WorkerFailed):
-            raise WorkerError(f"worker {index} failed: {reply.message}")
+            if reply.detail:
+                self.log(f"stargtp: worker {index} failed:\n{reply.detail.rstrip()}")
+            raise WorkerError(reply.message)
         return reply
 
     async def search(self, request: SearchRequest, hurry: bool = False) -> SearchReply:
@@ -453,8 +479,13 @@ class WorkerPool:
             self._stop.set()
         else:
             self._stop.clear()
+        began = time.monotonic()
         workers = await self._ensure_started()
         seconds = request.limits.seconds
+        if seconds is not None:
+            # Time spent starting workers comes out of the move's own time.
+            seconds = max(MIN_SEARCH_SECONDS, seconds - (time.monotonic() - began))
+            request = replace(request, limits=replace(request.limits, seconds=seconds))
         time_limit = None if seconds is None else seconds + SEARCH_GRACE_SECONDS
         # A deterministic answer needs one worker: merging is order-independent
         # but the other workers' seeds would still change the vote.
@@ -471,7 +502,8 @@ class WorkerPool:
             if isinstance(outcome, Exception):
                 self.log(f"stargtp: {outcome}")
         if not replies:
-            raise WorkerError("no worker answered")
+            failures = [o for o in outcomes if isinstance(o, Exception)]
+            raise WorkerError(str(failures[0]) if failures else "no worker answered")
         return merge_results(replies)
 
     async def perft(self, request: PerftRequest) -> int:
@@ -504,6 +536,10 @@ class WorkerPool:
             return
         self._closed = True
         self._stop.set()
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            starting.cancel()
+            await asyncio.gather(starting, return_exceptions=True)
         workers = [w for w in self._workers if w is not None]
         self._workers = [None] * self.size
         await asyncio.gather(*(w.shut_down(CLOSE_GRACE_SECONDS) for w in workers),

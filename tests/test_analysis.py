@@ -172,4 +172,46 @@ def test_errors_and_the_finished_game():
     assert responses[0].startswith(b"? syntax error")
     assert responses[1].startswith(b"? syntax error")
     assert responses[2] == b"? syntax error: interval needs a number of centiseconds\n\n"
-    assert responses[-1] == b"=\n\n"  # nothing to analyse once the game is over
+    # Nothing to search once the game is over, but the one report still comes.
+    assert responses[-1] == b"=\ninfo move pass visits 0 winrate 0 order 0 pv pass\n\n"
+
+
+def test_a_stop_before_the_first_interval_still_reports():
+    # A 100 s interval, stopped by the very next line: the response holds the
+    # statistics of the moment it stopped, never an empty "=".
+    responses = talk(b"boardsize 4\n1 lz-analyze 10000\n2 name\n")
+    assert responses[2] == b"=2 stargtp\n\n"
+    head, report, end = responses[1].split(b"\n", 2)
+    assert head == b"=1" and end == b"\n"
+    blocks, extras = parse_report(report.decode())
+    assert len(extras["ownership"]) == 20
+
+
+def test_every_player_keeps_to_the_interval():
+    # The random player answers at once; its reports must still come one per
+    # interval, not as fast as the loop can go. On a busy machine reports only
+    # come later, so the bound holds whatever the load.
+    server = subprocess.Popen(serve_command("--player", "random", "--workers", "1", "--seed", "1"),
+                              cwd=REPO, env=subprocess_env(), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(b"boardsize 4\n5 lz-analyze 25\n")
+        server.stdin.flush()
+        output = bytearray()
+        read_until(server.stdout, b"=5\n", output)
+        started = time.monotonic()
+        time.sleep(1.0)
+        server.stdin.write(b"6 name\n")
+        server.stdin.flush()
+        elapsed = time.monotonic() - started
+        read_until(server.stdout, b"=6 stargtp\n\n", output)
+        server.stdin.write(b"quit\n")
+        server.stdin.close()
+        assert server.wait(HANG_SECONDS) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+    body = output.decode().split("=5\n", 1)[1].split("\n\n", 1)[0]
+    reports = body.split("\n")
+    assert all(r.startswith("info move ") for r in reports)
+    assert 1 <= len(reports) <= elapsed / 0.25 + 2

@@ -34,7 +34,8 @@ def test_refusals_change_nothing():
                             "stargtp-param seconds nan", "stargtp-param player chess",
                             "stargtp-param komi 3", "stargtp-param nonsense",
                             "stargtp-param a b c")
-    assert answers[0].startswith("? invalid parameter: unknown parameter 'nonsense' for player flat")
+    # Setting and reading an unknown name get the same answer.
+    assert answers[0] == "? unknown parameter nonsense\n\n"
     assert answers[1] == "? invalid parameter: playouts takes a positive number or none, not '-5'\n\n"
     assert answers[2] == "? invalid parameter: playouts takes a positive number or none, not '1.5'\n\n"
     assert answers[3] == "? invalid parameter: seconds takes a positive number or none, not '0'\n\n"
@@ -44,6 +45,20 @@ def test_refusals_change_nothing():
     assert answers[7] == "? unknown parameter nonsense\n\n"
     assert answers[8].startswith("? syntax error")
     assert session.config == SessionConfig(player="flat", seed=1)
+
+
+def test_a_player_that_cannot_play_the_game_is_refused():
+    # amazons-mcts plays Amazons only: refused for a *Star session, and a
+    # session playing it cannot switch to *Star. Nothing changes.
+    answers, session = talk("stargtp-param player amazons-mcts", "stargtp-param player")
+    assert answers == ["? invalid parameter: player amazons-mcts cannot play star"
+                       " (players for star: auto, uct, flat, random)\n\n", "= flat\n\n"]
+    answers, session = talk("game amazons", "stargtp-param player amazons-mcts", "game star",
+                            "boardsize 6", "game")
+    assert answers == ["=\n\n", "=\n\n",
+                       "? player amazons-mcts cannot play star (players for star: auto, uct,"
+                       " flat, random)\n\n", "=\n\n", "= amazons\n\n"]
+    assert session.position.size == 6 and session.config.player == "amazons-mcts"
 
 
 def test_player_parameters_reach_the_search():

@@ -1,7 +1,10 @@
 """printsgf / loadsgf (Amazons records) and the stargtp-svg picture command."""
 
 import asyncio
+import os
 import xml.etree.ElementTree as ET
+
+from dataclasses import replace
 
 from engine.amazons.position import Position as AmazonsPosition
 from engine.amazons.sgf import read_sgf, write_sgf
@@ -68,12 +71,65 @@ def test_loadsgf_failures_leave_the_position(tmp_path):
     binary.write_bytes(b"\xff\xfe(;GM[18])")
     big = tmp_path / "big.sgf"
     big.write_bytes(b"(;GM[18]" + b" " * (1 << 20) + b")")
+    twice = tmp_path / "twice.sgf"
+    twice.write_bytes(b"(;GM[18]SZ[6]AB[aa]AW[aa])")
     answers, session = talk("boardsize 5", "play b S53", f"loadsgf {tmp_path / 'missing.sgf'}",
                             f"loadsgf {bad}", f"loadsgf {binary}", f"loadsgf {big}",
-                            f"loadsgf {tmp_path}", "loadsgf", f"loadsgf {bad} 0")
-    assert answers[2:7] == ["? cannot load file\n\n"] * 5
-    assert answers[7].startswith("? syntax error") and answers[8].startswith("? syntax error")
+                            f"loadsgf {tmp_path}", f"loadsgf {twice}", "loadsgf", f"loadsgf {bad} 0")
+    assert answers[2:8] == [
+        "? cannot load file: no such file\n\n",
+        "? cannot load file: SGF point 'zz' is off the 6x6 board\n\n",
+        "? cannot load file: not UTF-8 text\n\n",
+        "? cannot load file: file too large (more than 1048576 bytes)\n\n",
+        "? cannot load file: is a directory\n\n",
+        "? cannot load file: point aa is set up twice (AB and AW)\n\n",
+    ]
+    assert answers[8].startswith("? syntax error") and answers[9].startswith("? syntax error")
     assert session.position.game == "star" and len(session.position.history) == 1
+
+
+def test_loadsgf_refuses_what_is_not_a_regular_file(tmp_path):
+    # A FIFO with no writer would block a plain open() for ever (and with it
+    # every session of the server); it is refused at once instead.
+    fifo = tmp_path / "fifo.sgf"
+    os.mkfifo(fifo)
+    answers, session = talk("boardsize 5", "play b S53", f"loadsgf {fifo}", "loadsgf /dev/null",
+                            "name")
+    assert answers[2:] == ["? cannot load file: not a regular file\n\n"] * 2 + ["= stargtp\n\n"]
+    assert session.position.game == "star" and len(session.position.history) == 1
+
+
+def _talk_with(config: SessionConfig, *lines: str) -> list[str]:
+    data = ("\n".join(lines) + "\n").encode()
+    output, _ = asyncio.run(converse(data, config))
+    return [r.decode() for r in split_responses(output)]
+
+
+def test_file_policy_without_reading(tmp_path):
+    # The TCP default: a remote client reads nothing from the server's disk.
+    path = tmp_path / "game.sgf"
+    path.write_text(write_sgf(AmazonsPosition(6)))
+    config = replace(CONFIG, read_files=False)
+    assert _talk_with(config, f"loadsgf {path}", "game") == [
+        "? cannot load file: reading files is disabled on this connection"
+        " (the server allows it with --file-dir DIR)\n\n", "= star\n\n"]
+
+
+def test_file_policy_one_directory(tmp_path):
+    allowed = tmp_path / "records"
+    (allowed / "sub").mkdir(parents=True)
+    record = write_sgf(AmazonsPosition(6))
+    (allowed / "sub" / "game.sgf").write_text(record)
+    (tmp_path / "secret.sgf").write_text(record)
+    os.symlink(tmp_path / "secret.sgf", allowed / "link.sgf")
+    config = replace(CONFIG, file_dir=str(allowed))
+    outside = "? cannot load file: the path is outside the server's file directory\n\n"
+    assert _talk_with(config, "loadsgf sub/game.sgf", f"loadsgf {allowed / 'sub' / 'game.sgf'}",
+                      "loadsgf ../secret.sgf", f"loadsgf {tmp_path / 'secret.sgf'}",
+                      "loadsgf link.sgf", "loadsgf sub/../../secret.sgf", "loadsgf /etc/passwd",
+                      "loadsgf missing.sgf") == [
+        "=\n\n", "=\n\n", outside, outside, outside, outside, outside,
+        "? cannot load file: no such file\n\n"]
 
 
 def test_svg_command_is_one_line_of_xml():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import select
 import signal
 import subprocess
@@ -153,25 +154,51 @@ def test_seeded_genmove_games_reproduce() -> None:
     assert first == second
 
 
-def test_a_dead_worker_gives_a_fallback_move_and_is_replaced() -> None:
+def test_a_dead_worker_is_replaced_and_the_search_retried_once() -> None:
     async def scenario() -> None:
         harness = Harness(long_search(size=4))
+
+        async def kill_worker() -> int:
+            """Kill the running worker once its search has begun; its pid."""
+            deadline = time.monotonic() + HANG_SECONDS
+            while not (harness.session._pool and harness.session._pool.pids):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.3)
+            pid = harness.session._pool.pids[0]
+            os.kill(pid, signal.SIGKILL)
+            return pid
+
+        async def replaced(pid: int) -> None:
+            deadline = time.monotonic() + HANG_SECONDS
+            while harness.session._pool.pids in ([], [pid]):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+
+        # One crash: the search runs again in a new worker and answers a real move.
         harness.send("1 genmove b\n")
-        deadline = time.monotonic() + HANG_SECONDS
-        while not (harness.session._pool and harness.session._pool.pids):
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)
-        os.kill(harness.session._pool.pids[0], signal.SIGKILL)
-        (response,) = await harness.responses(1)
-        assert response == b"=1 *10\n\n"      # the first legal move
-        assert any("search failed" in line for line in harness.logs)
-        harness.send("2 genmove w\n")
+        killed = await kill_worker()
+        await replaced(killed)
         await asyncio.sleep(0.3)
         harness.send("# interrupt\n")
+        (response,) = await harness.responses(1)
+        assert response.startswith(b"=1 ") and len(harness.session.position.history) == 1
+        assert any("search failed" in line and "trying once more" in line for line in harness.logs)
+        # Two crashes in one genmove: the command fails with the reason; no
+        # substitute move is played.
+        harness.send("2 genmove w\n")
+        killed = await kill_worker()
+        await replaced(killed)
+        await kill_worker()
         responses = await harness.responses(2)
-        assert responses[1].startswith(b"=2 ")
-        assert len(harness.session.position.history) == 2
+        assert re.fullmatch(rb"\?2 search failed: worker 0: worker [0-9]+ died\n\n", responses[1])
+        assert len(harness.session.position.history) == 1
+        # The session goes on: the next genmove works.
+        harness.send("3 genmove w\n")
+        await asyncio.sleep(0.3)
+        harness.send("# interrupt\n")
+        responses = await harness.responses(3)
+        assert responses[2].startswith(b"=3 ") and len(harness.session.position.history) == 2
         await harness.close()
 
     asyncio.run(scenario())
@@ -391,14 +418,67 @@ def test_serve_sigterm_mid_search_exits_cleanly() -> None:
     (["--player", "flat", "--param", "bogus=1"], b"bogus"),
     (["--workers", "0"], b"--workers"),
     (["--tcp", "localhost:http"], b"bad port"),
+    (["--player", "amazons-mcts"],
+     b"player amazons-mcts cannot play star (players for star: auto, uct, flat, random)"),
+    (["--game", "star", "--player", "amazons-mcts"], b"cannot play star"),
+    (["--file-dir", "/nonexistent/records"], b"--file-dir '/nonexistent/records' is not a directory"),
+    (["--idle-timeout", "-1"], b"--idle-timeout must be a number of seconds"),
+    (["--idle-timeout", "nan"], b"--idle-timeout must be a number of seconds"),
 ])
 def test_serve_rejects_bad_options(options: list[str], message: bytes) -> None:
     result = subprocess.run(serve_command(*options), input=b"name\n", capture_output=True, cwd=REPO,
                             env=subprocess_env(), timeout=HANG_SECONDS)
     assert result.returncode == 2
     assert result.stdout == b""
-    assert message in result.stderr
+    assert message in result.stderr and result.stderr.count(b"\n") == 1  # one clear line
 
+
+def test_a_player_for_the_game_is_accepted() -> None:
+    config = config_for(["--game", "amazons", "--player", "amazons-mcts"])
+    assert config.game == "amazons" and config.player == "amazons-mcts"
+
+
+def test_workers_start_before_the_first_genmove() -> None:
+    # boardsize, clear_board, game and time_settings start the search's
+    # workers in the background, so the first move does not pay for them.
+    async def scenario(command: str) -> None:
+        harness = Harness(long_search(size=4))
+        harness.send(f"1 {command}\n")
+        await harness.responses(1)
+        deadline = time.monotonic() + HANG_SECONDS
+        while not (harness.session._pool and harness.session._pool.pids):
+            assert time.monotonic() < deadline, f"{command} started no worker"
+            await asyncio.sleep(0.01)
+        await harness.close()
+
+    for command in ("boardsize 5", "clear_board", "game amazons", "time_settings 0 1 1",
+                    "kgs-time_settings absolute 60"):
+        asyncio.run(scenario(command))
+
+
+def test_startup_time_comes_out_of_the_move_budget() -> None:
+    # A genmove with a 1 s budget whose workers are not running yet: the
+    # search is sent what is left after starting them (which always takes
+    # some time), never the whole second.
+    sent: list[float] = []
+
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(seed=1, player="flat", seconds=1.0, workers=1))
+        pool = harness.session._pool_for_search()
+        original = pool._ask
+
+        async def record(index, body, time_limit, stoppable):
+            sent.append(body.limits.seconds)
+            return await original(index, body, time_limit, stoppable)
+
+        pool._ask = record
+        harness.send("1 genmove b\n")
+        (response,) = await harness.responses(1)
+        assert response.startswith(b"=1 ")
+        await harness.close()
+
+    asyncio.run(scenario())
+    assert 0 < sent[0] < 1.0
 
 def test_config_from_options() -> None:
     config = config_for(["--size", "6", "--seed", "3", "--player", "random", "--workers", "2",

@@ -4,6 +4,7 @@ over-long lines, binary garbage, the connection limit, quit and shutdown."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import signal
@@ -344,3 +345,100 @@ def test_many_sessions_search_at_once(count: int) -> None:
                 await client.close()
 
     asyncio.run(scenario())
+
+
+# -- busy, idle and file-reading clients ---------------------------------------------------
+
+
+def test_a_refused_client_that_already_sent_reads_its_refusal() -> None:
+    # A client that writes before it reads must still get the "server busy"
+    # line, not a connection reset: the refused connection drains its input.
+    async def scenario(port: int) -> None:
+        holder = await Client.connect(port)
+        assert await holder.command("1 name") == b"=1 stargtp\n\n"
+        for attempt in range(5):
+            extra = await Client.connect(port)
+            await extra.send("2 name\n3 version\n" + "x" * 100_000 + "\n")
+            await asyncio.sleep(0.2)
+            assert await extra.response() == (
+                b"? server busy: too many connections (limit 1), try again later\n\n")
+            await extra.close()
+        await holder.close()
+
+    with serve_process("--max-connections", "1") as (_, port):
+        asyncio.run(scenario(port))
+
+
+def test_idle_connections_are_closed_and_busy_ones_are_not() -> None:
+    # With --idle-timeout 0.5: a silent client is hung up on; a client whose
+    # genmove runs far longer than the timeout keeps its connection (a running
+    # command is not idleness) and then goes on talking.
+    async def scenario(port: int) -> None:
+        idle = await Client.connect(port)
+        busy = await Client.connect(port)
+        assert await busy.command("1 boardsize 4") == b"=1\n\n"
+        assert (await busy.command("2 genmove b")).startswith(b"=2 ")
+        assert await busy.command("3 name") == b"=3 stargtp\n\n"
+        assert await idle.at_eof()
+        assert await busy.at_eof()  # and once idle itself, it goes too
+        # The slots are free again.
+        fresh = await Client.connect(port)
+        assert await fresh.command("4 name") == b"=4 stargtp\n\n"
+        await fresh.close()
+
+    with serve_process("--idle-timeout", "0.5", "--max-connections", "2", "--player", "flat",
+                       "--seconds", "2", "--workers", "1") as (process, port):
+        asyncio.run(scenario(port))
+
+
+def test_over_tcp_files_are_read_only_from_the_file_dir(tmp_path) -> None:
+    from engine.amazons.position import Position as AmazonsPosition
+    from engine.amazons.sgf import write_sgf
+
+    allowed = tmp_path / "records"
+    allowed.mkdir()
+    (allowed / "game.sgf").write_text(write_sgf(AmazonsPosition(6)))
+    (tmp_path / "secret.sgf").write_text(write_sgf(AmazonsPosition(8)))
+    disabled = (b"? cannot load file: reading files is disabled on this connection"
+                b" (the server allows it with --file-dir DIR)\n\n")
+    outside = b"? cannot load file: the path is outside the server's file directory\n\n"
+
+    async def without_dir(port: int) -> None:
+        client = await Client.connect(port)
+        assert await client.command(f"loadsgf {allowed / 'game.sgf'}") == disabled
+        assert await client.command("loadsgf /etc/passwd") == disabled
+        assert await client.command("game") == b"= star\n\n"
+        await client.close()
+
+    async def with_dir(port: int) -> None:
+        client = await Client.connect(port)
+        assert await client.command("loadsgf game.sgf") == b"=\n\n"
+        assert await client.command("loadsgf ../secret.sgf") == outside
+        assert await client.command(f"loadsgf {tmp_path / 'secret.sgf'}") == outside
+        assert await client.command("loadsgf /etc/passwd") == outside
+        assert await client.command("game") == b"= amazons\n\n"
+        await client.close()
+
+    with serve_process() as (_, port):
+        asyncio.run(without_dir(port))
+    with serve_process("--file-dir", str(allowed)) as (_, port):
+        asyncio.run(with_dir(port))
+
+
+def test_loadsgf_of_a_fifo_freezes_nothing(tmp_path) -> None:
+    # A FIFO with no writer: a plain open() would block the event loop, and
+    # with it every session. It is refused at once; the others go on.
+    fifo = tmp_path / "pipe.sgf"
+    os.mkfifo(fifo)
+
+    async def scenario(port: int) -> None:
+        first = await Client.connect(port)
+        second = await Client.connect(port)
+        assert await first.command("1 loadsgf pipe.sgf") == (
+            b"?1 cannot load file: not a regular file\n\n")
+        assert await second.command("2 name") == b"=2 stargtp\n\n"
+        await first.close()
+        await second.close()
+
+    with serve_process("--file-dir", str(tmp_path)) as (_, port):
+        asyncio.run(scenario(port))
