@@ -249,13 +249,15 @@ def test_render_text_exact_and_reads_back():
         " 2  W . . . . W  2",
         " 1  . . . . W .  1",
         "    a b c d e f",
-        "Black to move, 1 moves played",
+        "Black to move, 1 move played",
     ])
     back = Position.from_diagram(p.render_text())
     assert back.board == p.board and back.to_move == BLACK and back.history == []
     assert not back.is_standard_start()
     finished = Position.from_diagram(FINISHED)
     assert finished.render_text().splitlines()[-1] == "White to move, 0 moves played; game over, black wins"
+    play(p, "e6-d5/d3")
+    assert p.render_text().splitlines()[-1] == "White to move, 2 moves played"
     for q in (p, finished, Position(10)):
         assert "" not in q.render_text().splitlines()
 

@@ -523,7 +523,8 @@ class Position:
             row = self.board[(rank - 1) * size:rank * size]
             lines.append(f"{rank:2d}  " + " ".join(_SYMBOLS[v] for v in row) + f"  {rank:d}")
         lines.append(files)
-        status = f"{colour_name(self.to_move)} to move, {len(self.history)} moves played"
+        played = len(self.history)
+        status = f"{colour_name(self.to_move)} to move, {played} move{'' if played == 1 else 's'} played"
         if self.is_over():
             status += f"; game over, {colour_name(opponent(self.to_move))} wins"
         lines.append(status[0].upper() + status[1:])
