@@ -29,6 +29,7 @@ from engine.games import GAMES, new_position
 from engine.search import PLAYERS, check_plays, make_player
 from protocol.framing import Line, LineSplitter, format_failure, is_interrupt
 from protocol.session import Session, SessionConfig, default_player
+from protocol.workers import start_process_server
 
 Log = Callable[[str], None]
 
@@ -386,12 +387,19 @@ async def serve_stdio(config: SessionConfig, log: Log = _stderr_log,
             thread_reader.resume()
 
     conversation = Conversation(session, write, finish, pause, resume)
-    if _is_watchable(in_fd):
+    handled = _add_signal_handlers(loop, finish)
+    # The one controller of this server will surely search. Its workers start
+    # before its first line is read: the wait delays the first answers, which
+    # no clock times, instead of the first genmove, which a clock does.
+    session.prepare_workers()
+    await session.workers_ready(finished)
+    if finished.done():
+        pass  # a signal came first
+    elif _is_watchable(in_fd):
         reader_transport, _ = await loop.connect_read_pipe(lambda: _PipeReader(conversation), stdin)
     else:
         thread_reader = _ThreadReader(loop, in_fd, conversation)
 
-    handled = _add_signal_handlers(loop, finish)
     try:
         await finished
     finally:
@@ -612,6 +620,9 @@ async def serve_tcp(config: SessionConfig, host: str, port: int,
                     idle_timeout: float = DEFAULT_IDLE_SECONDS) -> int:
     """Serve TCP clients until SIGINT or SIGTERM."""
     server = TcpServer(config, max_connections, log, idle_timeout)
+    # Sessions start their workers when a game is set up; the process server
+    # they fork from is started now, so that even the first is quick.
+    warm = asyncio.get_running_loop().run_in_executor(None, start_process_server)
     try:
         bound_host, bound_port = await server.start(host, port)
     except OSError as exc:
@@ -628,6 +639,7 @@ async def serve_tcp(config: SessionConfig, host: str, port: int,
         for signum in handled:
             asyncio.get_running_loop().remove_signal_handler(signum)
         await server.close()
+        await asyncio.gather(warm, return_exceptions=True)
     log("stargtp: shut down")
     return 0
 

@@ -229,11 +229,22 @@ class Session:
             asyncio.get_running_loop()
         except RuntimeError:
             return
-        self._warming = asyncio.ensure_future(self._warm(self._pool_for_search()))
+        self._warming = asyncio.ensure_future(self._warm(self._pool_for_search(), self.game_state()))
 
-    async def _warm(self, pool: WorkerPool) -> None:
+    async def workers_ready(self, give_up: Awaitable[Any] | None = None) -> None:
+        """Wait until the workers started by :meth:`prepare_workers` are up
+        (or failed to start, which is logged), or until ``give_up`` is done."""
+        warming = self._warming
+        if warming is None or warming.done():
+            return
+        waits: set[Any] = {warming}
+        if give_up is not None:
+            waits.add(asyncio.ensure_future(give_up))
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+
+    async def _warm(self, pool: WorkerPool, state: GameState) -> None:
         try:
-            await pool.start()
+            await pool.start(state)
         except WorkerError as exc:  # the next search tries again, and reports it
             self.log(f"stargtp: cannot start the search workers: {exc}")
 

@@ -86,6 +86,14 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
+class PrepareRequest:
+    """Build the position of ``state`` now (geometry tables and all), so the
+    first search does not spend its time on it. Answered with None."""
+
+    state: GameState
+
+
+@dataclass(frozen=True)
 class PerftRequest:
     state: GameState
     depth: int
@@ -244,6 +252,9 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
                 reply: Any = _search(player, game, request, stop, seed, player_name, params)
             elif isinstance(request, PerftRequest):
                 reply = PerftReply(game.sync(request.state).perft(request.depth))
+            elif isinstance(request, PrepareRequest):
+                game.sync(request.state)
+                reply = None
             else:
                 reply = WorkerFailed(f"unknown request {type(request).__name__}")
         except Exception as exc:
@@ -265,6 +276,16 @@ def _context() -> multiprocessing.context.BaseContext:
         context.set_forkserver_preload(["engine.games", "engine.search", "protocol.workers"])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def start_process_server() -> None:
+    """Start the forkserver now (blocking: run it in a thread), so that the
+    first worker of the first session costs a fork, not a Python start-up
+    with every engine import. Does nothing where workers are spawned."""
+    if _context().get_start_method() == "forkserver":
+        import multiprocessing.forkserver
+
+        multiprocessing.forkserver.ensure_running()
 
 
 class _Worker:
@@ -380,24 +401,25 @@ class WorkerPool:
         child.close()
         return _Worker(process, parent)
 
-    async def start(self) -> None:
+    async def start(self, state: GameState | None = None) -> None:
         """Start any worker that is not running, so that the next search does not
-        wait for it. Concurrent calls share one start-up. Raises WorkerError."""
-        await self._ensure_started()
+        wait for it; new workers also build the position of ``state``.
+        Concurrent calls share one start-up. Raises WorkerError."""
+        await self._ensure_started(state)
 
-    async def _ensure_started(self) -> list[_Worker]:
+    async def _ensure_started(self, state: GameState | None = None) -> list[_Worker]:
         if self._closed:
             raise WorkerError("the pool is closed")
         if self._starting is None or self._starting.done():
             if all(w is not None for w in self._workers):
                 return [w for w in self._workers if w is not None]
-            self._starting = asyncio.ensure_future(self._start_missing())
+            self._starting = asyncio.ensure_future(self._start_missing(state))
         # Shielded: one waiter going away (a cancelled search) must not cancel
         # the start-up the others share.
         await asyncio.shield(self._starting)
         return [w for w in self._workers if w is not None]
 
-    async def _start_missing(self) -> None:
+    async def _start_missing(self, state: GameState | None) -> None:
         missing = [i for i, w in enumerate(self._workers) if w is None]
         if missing:
             loop = asyncio.get_running_loop()
@@ -426,6 +448,9 @@ class WorkerPool:
                 if isinstance(hello.body, WorkerFailed):
                     await self._discard(index)
                     raise WorkerError(hello.body.message)
+            if state is not None:  # before any search can reach these workers
+                await asyncio.gather(*(self._ask(i, PrepareRequest(state), 60.0, stoppable=False)
+                                       for i in missing))
 
     async def _discard(self, index: int) -> None:
         worker = self._workers[index]
