@@ -671,7 +671,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=GAMES, default="star", help="game to start with (default: star)")
-    parser.add_argument("--size", type=int, help="board size: *Star rings 2..10 (default: the game's default)")
+    parser.add_argument("--size", type=int, help="board size: *Star rings 2..10, Amazons 6, 8 or 10 (default: 10)")
     parser.add_argument("--seed", type=int, help="seed the players, for reproducible games")
     parser.add_argument("--tcp", metavar="HOST:PORT",
                         help="listen on TCP instead of stdin/stdout (host defaults to 127.0.0.1;"
@@ -682,8 +682,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"move generator (default: {default_player()})")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="worker processes per session for the search, merged by root"
-                             " parallelism (default: the number of CPUs; 1 reproduces games"
-                             " exactly with --seed and --playouts)")
+                             " parallelism (default: the number of CPUs; with --seed and"
+                             " --playouts, games repeat move for move for a given N)")
     parser.add_argument("--playouts", type=int, metavar="N", help="playouts per move")
     parser.add_argument("--seconds", type=float, metavar="S",
                         help="seconds per move when the controller sets no clock")
@@ -709,8 +709,8 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
         raise ValueError("--workers must be at least 1")
     if args.playouts is not None and args.playouts < 1:
         raise ValueError("--playouts must be at least 1")
-    if args.seconds is not None and not args.seconds > 0:
-        raise ValueError("--seconds must be positive")
+    if args.seconds is not None and not (args.seconds > 0 and math.isfinite(args.seconds)):
+        raise ValueError("--seconds must be a positive number of seconds")
     if args.max_connections < 1:
         raise ValueError("--max-connections must be at least 1")
     if args.idle_timeout is not None and not (args.idle_timeout >= 0 and math.isfinite(args.idle_timeout)):
