@@ -1,10 +1,16 @@
 """Script a short *Star match through the Python API of the match runner.
 
-Two built-in players (flat Monte Carlo against random) play four games on the
-4-ring board under a 10 s + 0.5 s/move clock; each game is printed as it
+The UCT engine (100 playouts a move) plays four games against the random
+player on the 5-ring board, colours alternating; each game is printed as it
 finishes, then the results table. Run it from the repository root:
 
     python examples/short_match.py [RESULTS_FILE]
+
+It is a fixed-playouts match: no clock, ``{playouts}`` in the engine command
+becomes the playout count, every engine is seeded and the UCT searches in one
+worker process, so every run plays the same four games, on any machine, in a
+few seconds. (A clock instead: ``time_control=TimeControl.parse("10+0.5")``
+and no ``playouts``.)
 
 With RESULTS_FILE the games are recorded there, and running the script again
 resumes (here: finds the match complete and plays nothing).
@@ -17,7 +23,7 @@ import shlex
 import sys
 
 from protocol.controller import EngineSpec, GtpController
-from protocol.match import EngineEntry, MatchSettings, TimeControl, format_summary, run_match
+from protocol.match import EngineEntry, MatchSettings, format_summary, run_match
 
 
 def serve(*options: str) -> str:
@@ -28,22 +34,23 @@ def serve(*options: str) -> str:
 async def ask_one_move() -> str:
     """The controller on its own: start an engine, set up a game, ask for a move."""
     async with await GtpController.start(shlex.split(serve("--player", "random", "--seed", "1"))) as engine:
-        await engine.send("boardsize 4")
+        await engine.send("boardsize 5")
         await engine.send("clear_board")
-        return await engine.send("genmove black", timeout=10)
+        return await engine.send("genmove black", timeout=60)
 
 
 def main() -> int:
     print(f"a random first move: {asyncio.run(ask_one_move())}")
     settings = MatchSettings(
         engines=(
-            EngineEntry("flat", EngineSpec.parse(serve("--player", "flat", "--playouts", "40", "--seed", "1"))),
+            EngineEntry("uct", EngineSpec.parse(serve("--player", "uct", "--seed", "1", "--workers", "1")
+                                                + " --playouts {playouts}")),
             EngineEntry("random", EngineSpec.parse(serve("--player", "random", "--seed", "2"))),
         ),
         game="star",
-        size=4,
+        size=5,
         games=4,
-        time_control=TimeControl.parse("10+0.5"),
+        playouts=100,
         results_path=sys.argv[1] if len(sys.argv) > 1 else None,
     )
 

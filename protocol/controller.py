@@ -49,6 +49,17 @@ DEFAULT_MAX_RESPONSE_BYTES = 1 << 20
 STDERR_TAIL_BYTES = 4096
 """How much of an engine's recent stderr is kept for fault reports."""
 
+EXIT_REPORT_SECONDS = 2.0
+"""How long a subprocess whose output ended may take to exit, so the error can
+say how it ended (``exited with status 3``) rather than only that its output
+closed. An engine that dies exits at once; only one that closes its output and
+keeps running costs this wait, once."""
+
+STDERR_DRAIN_SECONDS = 5.0
+"""How long :meth:`GtpController.close` waits, after the engine exited, for its
+remaining stderr to be read (ends at once unless a stray process holds the
+pipe)."""
+
 _READ_CHUNK = 65536
 _ID_PATTERN = re.compile(r"\d+")
 # Characters that would change the framing of the line we send.
@@ -113,7 +124,10 @@ class EngineSpec:
             if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
                 raise ValueError(f"bad engine address {text!r}: expected tcp:HOST:PORT")
             return cls(text=text, address=(host, int(port_text)))
-        argv = tuple(shlex.split(text))
+        try:
+            argv = tuple(shlex.split(text))
+        except ValueError as error:  # an unbalanced quote
+            raise ValueError(f"cannot split the command {text!r} like a shell would: {error}") from None
         if not argv:
             raise ValueError("empty engine command")
         return cls(text=text, argv=argv)
@@ -372,7 +386,7 @@ class GtpController:
         if self._process is None:
             return None
         try:
-            async with asyncio.timeout(0.5):
+            async with asyncio.timeout(EXIT_REPORT_SECONDS):
                 await self._process.wait()
         except TimeoutError:
             return None
@@ -410,7 +424,7 @@ class GtpController:
         """Say ``quit`` if the engine is still in step, then make sure it is gone:
         a subprocess that answered ``quit`` gets ``timeout`` seconds to exit
         (one that is out of step gets none) before its whole process group is
-        sent SIGTERM, and a second later SIGKILL. Safe to call more than once."""
+        sent SIGTERM, and two seconds later SIGKILL. Safe to call more than once."""
         if self._closed:
             return
         said_quit = False
@@ -430,7 +444,7 @@ class GtpController:
             await self._end_process(timeout if said_quit else 0.0)
             if self._stderr_task is not None:
                 try:
-                    async with asyncio.timeout(1.0):
+                    async with asyncio.timeout(STDERR_DRAIN_SECONDS):
                         await self._stderr_task
                 except TimeoutError:
                     self._stderr_task.cancel()
@@ -444,7 +458,7 @@ class GtpController:
     async def _end_process(self, timeout: float) -> None:
         process = self._process
         assert process is not None
-        for sig, grace in ((None, timeout), (signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
+        for sig, grace in ((None, timeout), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
             if sig is not None:
                 try:
                     os.killpg(process.pid, sig)

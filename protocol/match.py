@@ -124,36 +124,50 @@ class TimeControl:
     def parse(cls, main: str | None = None, byoyomi: str | None = None,
               canadian: str | None = None) -> "TimeControl":
         """From the command-line texts ``MAIN[+INCREMENT]``, ``SECONDSxPERIODS``
-        and ``SECONDS/STONES``; ValueError on bad text or a bad combination."""
+        and ``SECONDS/STONES``; ValueError on bad text (the message starts with
+        the form expected) or a bad combination."""
 
-        def seconds(text: str) -> float:
-            value = float(text)
-            if not math.isfinite(value) or value < 0:
-                raise ValueError(f"bad time {text!r}")
-            return value
+        def number(text: str) -> float:
+            try:
+                value = float(text)
+            except ValueError:
+                return math.nan
+            return value if math.isfinite(value) else math.nan
+
+        def whole(text: str) -> int:
+            try:
+                return int(text)
+            except ValueError:
+                return 0
 
         control = cls()
         if main is not None:
-            main_text, _, increment_text = main.partition("+")
-            control = replace(control, main=seconds(main_text),
-                              increment=seconds(increment_text) if increment_text else 0.0)
+            main_text, sep, increment_text = main.partition("+")
+            main_seconds = number(main_text)
+            increment = number(increment_text) if sep else 0.0
+            if not (main_seconds >= 0 and increment >= 0):
+                raise ValueError(f"MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not {main!r}")
+            control = replace(control, main=main_seconds, increment=increment)
         if byoyomi is not None:
             period_text, sep, periods_text = byoyomi.lower().partition("x")
-            periods = int(periods_text) if sep else 1
-            if seconds(period_text) <= 0 or periods < 1:
-                raise ValueError(f"bad byo-yomi {byoyomi!r}: expected SECONDS[xPERIODS]")
-            control = replace(control, byoyomi=seconds(period_text), periods=periods)
+            period, periods = number(period_text), whole(periods_text) if sep else 1
+            if not (period > 0 and periods >= 1):
+                raise ValueError(f"SECONDS[xPERIODS]: expected e.g. 10x3 (3 periods of 10 s; seconds > 0, "
+                                 f"periods >= 1), not {byoyomi!r}")
+            control = replace(control, byoyomi=period, periods=periods)
         if canadian is not None:
             block_text, sep, stones_text = canadian.partition("/")
-            if not sep or seconds(block_text) <= 0 or int(stones_text) < 1:
-                raise ValueError(f"bad Canadian byo-yomi {canadian!r}: expected SECONDS/STONES")
-            control = replace(control, canadian_seconds=seconds(block_text), canadian_stones=int(stones_text))
+            block, stones = number(block_text), whole(stones_text) if sep else 0
+            if not (block > 0 and stones >= 1):
+                raise ValueError(f"SECONDS/STONES: expected e.g. 30/5 (5 moves in every 30 s; seconds > 0, "
+                                 f"stones >= 1), not {canadian!r}")
+            control = replace(control, canadian_seconds=block, canadian_stones=stones)
         if control.periods and control.canadian_stones:
             raise ValueError("choose Japanese or Canadian byo-yomi, not both")
         if control.increment and (control.periods or control.canadian_stones):
             raise ValueError("an increment does not combine with byo-yomi")
         if control.kind == "none" and control.increment:
-            raise ValueError("an increment needs a main time")
+            raise ValueError("MAIN[+INC]: an increment needs a main time > 0")
         return control
 
     def describe(self) -> str:
@@ -274,7 +288,9 @@ class EngineEntry:
         if sep and _ENGINE_NAME.match(name):
             return cls(name, EngineSpec.parse(rest))
         if default_name is None:
-            raise ValueError(f"expected NAME=COMMAND, got {text!r}")
+            if sep and " " not in name.strip():
+                raise ValueError(f"engine name {name!r}: use 1 to 40 letters, digits, '_', '.' or '-'")
+            raise ValueError(f"expected NAME=COMMAND (or NAME=tcp:HOST:PORT), not {text!r}")
         return cls(default_name, EngineSpec.parse(text))
 
 
@@ -344,9 +360,16 @@ class MatchSettings:
                 PLAYOUTS_PLACEHOLDER in word for engine in self.engines for word in engine.spec.argv or ()):
             raise ValueError(f"fixed playouts need {PLAYOUTS_PLACEHOLDER} in the engine commands, e.g. "
                              f"'stargtp serve --playouts {PLAYOUTS_PLACEHOLDER}'")
-        for value in (self.time_tolerance, self.move_timeout, self.command_timeout, self.start_timeout):
-            if not value >= 0:
-                raise ValueError("timeouts and tolerance must be >= 0")
+        if not (math.isfinite(self.time_tolerance) and self.time_tolerance >= 0):
+            raise ValueError(f"the time tolerance must be a finite number of seconds >= 0, "
+                             f"not {self.time_tolerance!r}")
+        for value in (self.move_timeout, self.command_timeout, self.start_timeout):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"timeouts must be a finite number of seconds > 0, not {value!r}")
+        if not math.isfinite(self.komi):
+            raise ValueError(f"komi must be a finite number, not {self.komi!r}")
+        if self.max_response_bytes < 1:
+            raise ValueError("max_response_bytes must be at least 1")
         try:
             new_position(self.game, self.board_size)
             for opening in self.openings:
@@ -931,8 +954,10 @@ def _percent(value: float) -> str:
 
 
 def format_summary(summaries: list[PairingSummary], settings: MatchSettings) -> str:
-    """The results table printed at the end of a match."""
-    lines = [f"{settings.game}, size {settings.board_size}, komi {settings.komi:g}, "
+    """The results table printed at the end of a match. Komi is named only
+    when it is set: it means nothing in the Amazons, and 0 is the default."""
+    komi = f"komi {settings.komi:g}, " if settings.komi else ""
+    lines = [f"{settings.game}, size {settings.board_size}, {komi}"
              f"{settings.games} games per pairing, clock: " +
              (f"{settings.playouts} playouts per move" if settings.playouts else settings.time_control.describe()) +
              (f" (tolerance {settings.time_tolerance:g} s)" if settings.time_control.kind != "none" else "")]
@@ -1058,11 +1083,18 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
     With ``settings.results_path`` the games already in that file are kept
     and only the missing ones are played. ``progress`` (e.g. ``sys.stderr``)
     receives the progress line and fault messages. Raises ValueError when an
-    engine cannot be started or reached before the first game, and
-    :class:`protocol.records.ResultsError` for an unusable results file.
+    engine cannot be started or reached before the first game or the engine
+    stderr file cannot be opened, and :class:`protocol.records.ResultsError`
+    for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None
-    stderr_sink = open(settings.engine_stderr, "a", encoding="utf-8") if settings.engine_stderr else None
+    try:
+        stderr_sink = open(settings.engine_stderr, "a", encoding="utf-8") if settings.engine_stderr else None
+    except OSError as error:
+        if results is not None:
+            results.close()
+        raise ValueError(f"cannot open the engine stderr file {settings.engine_stderr}: "
+                         f"{error.strerror or error}") from None
     pools = [EnginePool(settings, slot, stderr_sink) for slot in range(settings.concurrency)]
     try:
         records: list[dict[str, Any]] = list(results.games) if results is not None else []
@@ -1179,8 +1211,46 @@ async def _preflight(pool: EnginePool, settings: MatchSettings) -> None:
 
 
 # -- the command line ----------------------------------------------------------
+# Every option is read as text and checked here, so that a bad value gives one
+# line naming the option and the form it takes (``--games N: expected a whole
+# number of at least 1, not '0'``) and exit status 2, never a traceback.
+OPT_BLACK = "--black [NAME=]ENGINE"
+OPT_WHITE = "--white [NAME=]ENGINE"
+OPT_ENGINE = "--engine NAME=ENGINE"
+OPT_SIZE = "--size N"
+OPT_KOMI = "--komi K"
+OPT_GAMES = "--games N"
+OPT_OPENINGS = "--openings FILE"
+OPT_TIME = "--time MAIN[+INC]"
+OPT_BYOYOMI = "--byoyomi SECONDS[xPERIODS]"
+OPT_CANADIAN = "--canadian SECONDS/STONES"
+OPT_TOLERANCE = "--time-tolerance SECONDS"
+OPT_PLAYOUTS = "--playouts N"
+OPT_MOVE_TIMEOUT = "--move-timeout SECONDS"
+OPT_COMMAND_TIMEOUT = "--command-timeout SECONDS"
+OPT_START_TIMEOUT = "--start-timeout SECONDS"
+OPT_CONCURRENCY = "--concurrency K"
+OPT_RESULTS = "--results FILE"
+OPT_SPRT = "--sprt ELO0 ELO1 ALPHA BETA"
+OPT_ENGINE_STDERR = "--engine-stderr FILE"
+OPT_MAX_RESPONSE = "--max-response-bytes N"
+OPT_SGF_DIR = "--sgf-dir DIR"
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Make argparse's own errors (an unknown ``--game``, ``--sprt`` with three
+    numbers) one line too, like the checks of :func:`settings_from_args`,
+    instead of the usage text followed by the message."""
+    def error(message: str) -> None:
+        parser.exit(2, f"{parser.prog}: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign, assignment]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``stargtp match``."""
+    """The options of ``stargtp match``. Values are read as text and checked
+    by :func:`settings_from_args`."""
+    _one_line_errors(parser)
     engines = parser.add_argument_group("engines (commands to start, or tcp:HOST:PORT)")
     engines.add_argument("--black", metavar="[NAME=]ENGINE", help="first engine (named A unless NAME= is given); "
                          "plays black in even rounds")
@@ -1189,9 +1259,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="an engine by name; give two or more for a round robin (instead of --black/--white)")
     game = parser.add_argument_group("games")
     game.add_argument("--game", choices=GAMES, default="star")
-    game.add_argument("--size", type=int, default=None, help="board size (rings for *Star); default per game")
-    game.add_argument("--komi", type=float, default=0.0)
-    game.add_argument("--games", type=int, default=2, help="games per pairing (default 2)")
+    game.add_argument("--size", metavar="N", help="board size (rings for *Star); default per game")
+    game.add_argument("--komi", metavar="K", help="komi, added to white's *Star score (default 0)")
+    game.add_argument("--games", metavar="N", help="games per pairing (default 2)")
     game.add_argument("--no-alternate", dest="alternate", action="store_false",
                       help="the first engine always plays black")
     game.add_argument("--openings", metavar="FILE", help="opening move lists, one per line; each is played twice, "
@@ -1200,20 +1270,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     clock.add_argument("--time", metavar="MAIN[+INC]", help="main time and Fischer increment, seconds")
     clock.add_argument("--byoyomi", metavar="SECONDS[xPERIODS]", help="Japanese byo-yomi after main time")
     clock.add_argument("--canadian", metavar="SECONDS/STONES", help="Canadian byo-yomi after main time")
-    clock.add_argument("--time-tolerance", type=float, default=DEFAULT_TIME_TOLERANCE, metavar="SECONDS",
+    clock.add_argument("--time-tolerance", metavar="SECONDS",
                        help=f"grace after the clock runs out (default {DEFAULT_TIME_TOLERANCE})")
-    clock.add_argument("--playouts", type=int, metavar="N",
+    clock.add_argument("--playouts", metavar="N",
                        help="fixed-playouts mode: no clock; {playouts} in engine commands becomes N")
-    clock.add_argument("--move-timeout", type=float, default=DEFAULT_MOVE_TIMEOUT, metavar="SECONDS",
+    clock.add_argument("--move-timeout", metavar="SECONDS",
                        help=f"longest move without a clock (default {DEFAULT_MOVE_TIMEOUT:g})")
-    clock.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_TIMEOUT, metavar="SECONDS",
+    clock.add_argument("--command-timeout", metavar="SECONDS",
                        help=f"longest answer to any other command (default {DEFAULT_COMMAND_TIMEOUT:g})")
-    clock.add_argument("--start-timeout", type=float, default=DEFAULT_START_TIMEOUT, metavar="SECONDS",
+    clock.add_argument("--start-timeout", metavar="SECONDS",
                        help=f"longest wait for a started engine's first answer (default {DEFAULT_START_TIMEOUT:g})")
     run = parser.add_argument_group("running")
-    run.add_argument("--concurrency", type=int, default=1, metavar="K", help="games played in parallel")
+    run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1)")
     run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume")
-    run.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+    run.add_argument("--sprt", nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                      help="stop early when the sequential test decides")
     run.add_argument("--sprt-model", choices=("logistic", "bayeselo"), default="logistic",
                      help="Elo model of the SPRT: fishtest's logistic (default) or cutechess-cli's bayeselo")
@@ -1222,46 +1292,205 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--no-score-check", dest="check_scores", action="store_false",
                      help="do not ask the engines for final_score")
     run.add_argument("--engine-stderr", metavar="FILE", help="collect the engines' stderr in FILE")
-    run.add_argument("--max-response-bytes", type=int, default=DEFAULT_MAX_RESPONSE_BYTES)
+    run.add_argument("--max-response-bytes", metavar="N",
+                     help=f"longest answer accepted (default {DEFAULT_MAX_RESPONSE_BYTES})")
     run.add_argument("--sgf-dir", metavar="DIR",
                      help="Amazons: save each game as SGF in DIR (default with --results FILE:"
                           " FILE's name without its suffix, plus -sgf)")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def settings_from_args(args: argparse.Namespace) -> MatchSettings:
-    """Build :class:`MatchSettings` from parsed options; ValueError when they do not fit."""
-    entries = []
+def _whole_number(option: str, text: str | None, default: int | None, minimum: int | None) -> int | None:
+    """``text`` as an integer of at least ``minimum`` (``default`` when None)."""
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or (minimum is not None and value < minimum):
+        bound = "" if minimum is None else f" of at least {minimum}"
+        raise ValueError(f"{option}: expected a whole number{bound}, not {text!r}")
+    return value
+
+
+def _number(option: str, text: str | None, default: float, *, minimum: float | None = None,
+            positive: bool = False, unit: str = "") -> float:
+    """``text`` as a finite float (``default`` when None), optionally > 0 or >= ``minimum``."""
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    bound = " > 0" if positive else f" >= {minimum:g}" if minimum is not None else ""
+    if not math.isfinite(value) or (positive and value <= 0) or (minimum is not None and value < minimum):
+        raise ValueError(f"{option}: expected a finite number{unit}{bound}, not {text!r}")
+    return value
+
+
+def _seconds(option: str, text: str | None, default: float, *, allow_zero: bool = False) -> float:
+    return _number(option, text, default, minimum=0.0 if allow_zero else None, positive=not allow_zero,
+                   unit=" of seconds")
+
+
+def _file_to_write(option: str, path: str) -> None:
+    """A file the match will create or append to: not a directory, in a
+    directory that exists, readable and writable."""
+    if os.path.isdir(path):
+        raise ValueError(f"{option}: {path} is a directory, not a file")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"{option}: cannot create {path}: there is no directory {parent}")
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise ValueError(f"{option}: cannot read and write {path}: permission denied")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: cannot create {path}: permission denied in {parent}")
+
+
+def _directory_to_fill(option: str, path: str) -> None:
+    """A directory the match will create if needed and write files into."""
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise ValueError(f"{option}: {path} exists and is not a directory")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise ValueError(f"{option}: cannot write into {path}: permission denied")
+        return
+    ancestor = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise ValueError(f"{option}: cannot create {path}: {ancestor} is not a directory")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: cannot create {path}: permission denied in {ancestor}")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
+    def entry(option: str, text: str, default_name: str | None) -> EngineEntry:
+        try:
+            return EngineEntry.parse(text, default_name)
+        except ValueError as error:
+            raise ValueError(f"{option}: {error}") from None
+
     if args.engine:
         if args.black or args.white:
-            raise ValueError("use either --black/--white or --engine, not both")
-        entries = [EngineEntry.parse(text) for text in args.engine]
+            raise ValueError(f"{OPT_ENGINE}: use either --black/--white or --engine, not both")
+        entries = [entry(OPT_ENGINE, text, None) for text in args.engine]
+        if len(entries) < 2:
+            raise ValueError(f"{OPT_ENGINE}: a round robin needs two or more engines, not {len(entries)}")
+        option = OPT_ENGINE
     else:
         if not (args.black and args.white):
-            raise ValueError("give --black and --white (or two or more --engine NAME=ENGINE)")
-        entries = [EngineEntry.parse(args.black, "A"), EngineEntry.parse(args.white, "B")]
-    size = args.size
-    openings: tuple[tuple[str, ...], ...] = ()
+            raise ValueError(f"{OPT_BLACK}, {OPT_WHITE}: give both (or two or more {OPT_ENGINE})")
+        entries = [entry(OPT_BLACK, args.black, "A"), entry(OPT_WHITE, args.white, "B")]
+        option = f"{OPT_BLACK}, {OPT_WHITE}"
+    names = [e.name for e in entries]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"{option}: engine names must differ; given more than once: {', '.join(repeated)}")
+    return entries
+
+
+def _time_control(args: argparse.Namespace) -> TimeControl:
+    texts = {"main": args.time, "byoyomi": args.byoyomi, "canadian": args.canadian}
+    for key, option in (("main", "--time"), ("byoyomi", "--byoyomi"), ("canadian", "--canadian")):
+        if texts[key] is not None:
+            try:
+                TimeControl.parse(**{key: texts[key]})  # its message starts with the form
+            except ValueError as error:
+                raise ValueError(f"{option} {error}") from None
+    if args.byoyomi is not None and args.canadian is not None:
+        raise ValueError(f"{OPT_BYOYOMI}, {OPT_CANADIAN}: choose one kind of byo-yomi, not both")
+    main = TimeControl.parse(main=args.time) if args.time is not None else TimeControl()
+    byoyomi = args.byoyomi is not None or args.canadian is not None
+    if args.time is not None and main.increment and byoyomi:
+        raise ValueError(f"{OPT_TIME}: an increment does not combine with --byoyomi or --canadian")
+    if args.time is not None and not main.main > 0 and not byoyomi:
+        raise ValueError(f"{OPT_TIME}: a main time of 0 and no byo-yomi is no clock; give MAIN > 0 "
+                         f"(or leave --time out for no clock)")
     try:
-        size_value = DEFAULT_SIZE[args.game] if size is None else size
+        return TimeControl.parse(args.time, args.byoyomi, args.canadian)
+    except ValueError as error:
+        raise ValueError(f"{OPT_TIME}: {error}") from None
+
+
+def settings_from_args(args: argparse.Namespace) -> MatchSettings:
+    """Build :class:`MatchSettings` from parsed options. ValueError, with a
+    message that names the option and the form it takes, when they do not fit."""
+    entries = _engine_entries(args)
+    size = _whole_number(OPT_SIZE, args.size, None, None)
+    size_value = DEFAULT_SIZE[args.game] if size is None else size
+    try:
         new_position(args.game, size_value)
-        if args.openings:
-            openings = read_openings(args.openings, args.game, size_value)
     except GameError as error:
-        raise ValueError(str(error)) from None
+        raise ValueError(f"{OPT_SIZE}: {error}" + (" (the default size)" if size is None else "")) from None
+    komi = _number(OPT_KOMI, args.komi, 0.0)
+    games = _whole_number(OPT_GAMES, args.games, 2, 1)
+    concurrency = _whole_number(OPT_CONCURRENCY, args.concurrency, 1, 1)
+    playouts = _whole_number(OPT_PLAYOUTS, args.playouts, None, 1)
+    time_control = _time_control(args)
+    if playouts is not None and time_control.kind != "none":
+        raise ValueError(f"{OPT_PLAYOUTS}: fixed playouts and a clock (--time, --byoyomi, --canadian) "
+                         f"exclude each other")
+    if playouts is not None and not any(PLAYOUTS_PLACEHOLDER in word for entry in entries
+                                        for word in entry.spec.argv or ()):
+        raise ValueError(f"{OPT_PLAYOUTS}: fixed playouts need {PLAYOUTS_PLACEHOLDER} in the engine commands, "
+                         f"e.g. 'stargtp serve --playouts {PLAYOUTS_PLACEHOLDER}'")
+    tolerance = _seconds(OPT_TOLERANCE, args.time_tolerance, DEFAULT_TIME_TOLERANCE, allow_zero=True)
+    move_timeout = _seconds(OPT_MOVE_TIMEOUT, args.move_timeout, DEFAULT_MOVE_TIMEOUT)
+    command_timeout = _seconds(OPT_COMMAND_TIMEOUT, args.command_timeout, DEFAULT_COMMAND_TIMEOUT)
+    start_timeout = _seconds(OPT_START_TIMEOUT, args.start_timeout, DEFAULT_START_TIMEOUT)
+    max_response_bytes = _whole_number(OPT_MAX_RESPONSE, args.max_response_bytes, DEFAULT_MAX_RESPONSE_BYTES, 1)
+    if args.stats == "pentanomial" and not args.alternate:
+        raise ValueError("--stats pentanomial: needs alternating colours (game pairs); drop --no-alternate")
     sprt = None
     if args.sprt:
-        elo0, elo1, alpha, beta = args.sprt
-        sprt = Sprt(elo0, elo1, alpha, beta, args.sprt_model)
+        numbers = [_number(OPT_SPRT, text, 0.0) for text in args.sprt]
+        try:
+            sprt = Sprt(*numbers, elo_model=args.sprt_model)
+        except ValueError as error:
+            raise ValueError(f"{OPT_SPRT}: {error}") from None
+        if len(entries) != 2:
+            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a round robin of {len(entries)}")
+        if args.sprt_model == "bayeselo" and (args.stats == "pentanomial" or
+                                              (args.stats == "auto" and args.alternate)):
+            raise ValueError("--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)")
+    openings: tuple[tuple[str, ...], ...] = ()
+    if args.openings:
+        try:
+            openings = read_openings(args.openings, args.game, size_value)
+        except OSError as error:
+            raise ValueError(f"{OPT_OPENINGS}: cannot read {args.openings}: "
+                             f"{error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{OPT_OPENINGS}: {args.openings} is not UTF-8 text") from None
+        except (ValueError, GameError) as error:
+            raise ValueError(f"{OPT_OPENINGS}: {error}") from None
+    if args.results:
+        _file_to_write(OPT_RESULTS, args.results)
+    if args.engine_stderr:
+        _file_to_write(OPT_ENGINE_STDERR, args.engine_stderr)
+        if args.results and _same_file(args.results, args.engine_stderr):
+            raise ValueError(f"{OPT_ENGINE_STDERR}: {args.engine_stderr} is also the {OPT_RESULTS}; "
+                             f"the engines' stderr would corrupt the results")
+    sgf_dir = args.sgf_dir or default_sgf_dir(args.game, args.results)
+    if sgf_dir:
+        _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
-        engines=tuple(entries), game=args.game, size=size, komi=args.komi, games=args.games,
-        alternate=args.alternate, openings=openings,
-        time_control=TimeControl.parse(args.time, args.byoyomi, args.canadian),
-        time_tolerance=args.time_tolerance, move_timeout=args.move_timeout, command_timeout=args.command_timeout,
-        start_timeout=args.start_timeout,
-        max_response_bytes=args.max_response_bytes, playouts=args.playouts, concurrency=args.concurrency,
-        sprt=sprt, stats_model=args.stats, results_path=args.results, check_scores=args.check_scores,
-        engine_stderr=args.engine_stderr, sgf_dir=args.sgf_dir or default_sgf_dir(args.game, args.results))
+        engines=tuple(entries), game=args.game, size=size, komi=komi, games=games,
+        alternate=args.alternate, openings=openings, time_control=time_control,
+        time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
+        start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
+        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=args.results,
+        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir)
 
 
 def default_sgf_dir(game: str, results_path: str | None) -> str | None:
@@ -1284,7 +1513,10 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.quiet else sys.stderr
     try:
         result = asyncio.run(_run_interruptible(settings, progress))
-    except (ValueError, ResultsError, OSError) as error:
+    except ResultsError as error:
+        print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     if result is None:

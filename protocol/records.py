@@ -10,9 +10,10 @@ are missing.
 Crash safety: each record is written with one ``write`` call and ``fsync``'d
 before the runner goes on, so a record on disk is complete unless the runner
 died during that very write. Such a torn last line (no newline, or not valid
-JSON) is cut off when the file is opened again, before anything is appended.
-A damaged line anywhere else is not guessed at: opening fails. An exclusive
-``flock`` keeps two runners off one file.
+JSON) is cut off when the file is opened again, before anything is appended;
+only a line that begins as this module's lines do, so a file that was never a
+results file is refused, not cut. A damaged line anywhere else is not guessed
+at: opening fails. An exclusive ``flock`` keeps two runners off one file.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "r.jsonl")
@@ -57,6 +58,22 @@ def read_results(path: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
     return header, games
 
 
+_RECORD_START = b'{"type":'
+"""How every line this module writes begins."""
+
+
+def _could_be_ours(line: bytes) -> bool:
+    """Whether ``line`` can be (the start of) a line this module wrote. Only
+    such a torn last line is cut off: the file may be something else
+    entirely, given as the results file by mistake, and must stay intact."""
+    return line.startswith(_RECORD_START) or (0 < len(line) and _RECORD_START.startswith(line))
+
+
+def _not_results(path: str) -> ResultsError:
+    return ResultsError(f"{path} is not a match results file (its first line is no {FORMAT!r} header); "
+                        f"give a new file or one written by stargtp match")
+
+
 def _parse(data: bytes, path: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int]:
     """Parse the file contents; also return the length of the intact prefix."""
     header: dict[str, Any] | None = None
@@ -68,18 +85,22 @@ def _parse(data: bytes, path: str) -> tuple[dict[str, Any] | None, list[dict[str
         end = data.find(b"\n", position)
         line_number += 1
         last = end < 0 or data[end + 1:].strip() == b""
-        if end < 0:
-            return header, games, position  # torn: the write never finished
-        line = data[position:end]
+        line = data[position:] if end < 0 else data[position:end]
         try:
+            if end < 0:
+                raise ValueError("no end of line")
             record = json.loads(line)
             if not isinstance(record, dict):
                 raise ValueError("not an object")
         except ValueError as error:
-            if last:
-                return header, games, position
+            if last and (_could_be_ours(line) or not line.strip()):
+                return header, games, position  # torn: the write never finished
+            if line_number == 1:
+                raise _not_results(path) from None
             raise ResultsError(f"{path}:{line_number}: damaged record ({error}); "
                                f"fix or remove the line by hand") from None
+        if line_number == 1 and record.get("type") not in ("header", "game"):
+            raise _not_results(path)
         if record.get("type") == "header":
             if header is not None or games:
                 raise ResultsError(f"{path}:{line_number}: a second header")
@@ -116,7 +137,10 @@ class ResultsFile:
         """Open (creating if needed) and lock ``path`` for a match with
         ``settings``. An existing file must have been written for the same
         settings; its torn last line, if any, is cut off."""
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise ResultsError(f"{path}: cannot open: {error.strerror or error}") from None
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -292,6 +292,8 @@ class Sprt:
     elo_model: str = "logistic"
 
     def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise ValueError(f"SPRT needs finite Elo bounds, not {self.elo0!r} and {self.elo1!r}")
         if not self.elo0 < self.elo1:
             raise ValueError("SPRT needs elo0 < elo1")
         sprt_bounds(self.alpha, self.beta)

@@ -1,5 +1,11 @@
 """The asyncio controller: exact dialogues against a scripted in-memory
-engine, then real subprocesses and TCP, hostile output included."""
+engine, then real subprocesses and TCP, hostile output included.
+
+No test depends on the machine being fast: a timeout that must fire waits for
+an answer that never comes, and every wait for a healthy engine (starting,
+answering, exiting) has a limit of many seconds, which it only reaches if it
+hangs.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,9 @@ from protocol.controller import (STDERR_TAIL_BYTES, EngineError, EngineSpec, Gtp
                                  ResponseTimeout, TransportError)
 
 FAKE_ENGINE = str(Path(__file__).parent / "fake_engines" / "fake_engine.py")
+HANG_GUARD = 60.0
+"""Seconds a healthy engine may take for anything (Python starting up on a
+loaded machine included): it matters only if it hangs."""
 
 
 class ScriptedWriter:
@@ -180,6 +189,9 @@ def test_engine_spec_parsing() -> None:
     for bad in ("tcp:host", "tcp::80", "tcp:host:0", "tcp:host:http", ""):
         with pytest.raises(ValueError):
             EngineSpec.parse(bad)
+    with pytest.raises(ValueError, match=r"^cannot split the command \"engine 'x\" like a shell would: "
+                                         r"No closing quotation$"):
+        EngineSpec.parse("engine 'x")
 
 
 # -- real processes ----------------------------------------------------------
@@ -189,14 +201,14 @@ def fake(*options: str) -> list[str]:
 
 def test_subprocess_engine_dialogue_and_clean_exit() -> None:
     async def scenario() -> None:
-        controller = await GtpController.start(fake("--seed", "3"))
+        controller = await GtpController.start(fake("--seed", "3"), command_timeout=HANG_GUARD)
         assert await controller.send("protocol_version") == "2"
         assert await controller.send("boardsize 3") == ""
         assert await controller.send("play black *10") == ""
         with pytest.raises(EngineError, match="illegal move"):
             await controller.send("play white *10")
         assert await controller.send("genmove white") != ""
-        await controller.close()
+        await controller.close(timeout=HANG_GUARD)
         assert controller.returncode == 0  # it answered quit and exited by itself
         with pytest.raises(TransportError, match="closed"):
             await controller.send("name")
@@ -206,7 +218,7 @@ def test_subprocess_engine_dialogue_and_clean_exit() -> None:
 
 def test_dying_engine_reports_its_exit_status() -> None:
     async def scenario() -> None:
-        controller = await GtpController.start(fake("--mode", "die", "--at", "1"))
+        controller = await GtpController.start(fake("--mode", "die", "--at", "1"), command_timeout=HANG_GUARD)
         with pytest.raises(TransportError, match="exited with status 3"):
             await controller.send("genmove black")
         await controller.close()
@@ -223,16 +235,19 @@ def test_program_that_cannot_start() -> None:
 
 
 def test_hung_engine_is_killed_with_its_process_group(tmp_path: Path) -> None:
-    # The engine starts a child (as a search worker would) and then hangs.
+    # The engine starts a child (as a search worker would), says it is ready,
+    # and then hangs: its second command is never answered.
     pid_file = tmp_path / "child.pid"
     script = (
         "import subprocess, sys, time\n"
         f"child = subprocess.Popen(['sleep', '60']); open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "sys.stdin.readline(); print('= ready\\n', flush=True)\n"
         "sys.stdin.readline(); time.sleep(60)\n"
     )
 
     async def scenario() -> None:
         controller = await GtpController.start([sys.executable, "-c", script])
+        assert await controller.send("protocol_version", timeout=HANG_GUARD) == "ready"
         with pytest.raises(ResponseTimeout):
             await controller.send("genmove b", timeout=0.3)
         await controller.close(timeout=0.5)
@@ -240,7 +255,7 @@ def test_hung_engine_is_killed_with_its_process_group(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     child = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline and _is_running(child):
         time.sleep(0.02)
     assert not _is_running(child), "the engine's child process survived close()"
@@ -259,10 +274,11 @@ def test_stderr_flood_neither_blocks_nor_grows() -> None:
     lines: list[str] = []
 
     async def scenario() -> str:
-        controller = await GtpController.start(fake("--stderr-bytes", "200000"), on_stderr_line=lines.append)
+        controller = await GtpController.start(fake("--stderr-bytes", "200000"), on_stderr_line=lines.append,
+                                               command_timeout=HANG_GUARD)
         for _ in range(10):  # 2 MB of stderr: far more than a pipe buffer holds
             assert await controller.send("protocol_version") == "2"
-        await controller.close()
+        await controller.close(timeout=HANG_GUARD)
         return controller.stderr_tail()
 
     tail = asyncio.run(scenario())

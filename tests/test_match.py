@@ -4,6 +4,11 @@ TCP and subprocess engines together, openings, SPRT stop, round robin.
 The opponents are the built-in random player (``stargtp serve --player
 random --seed S``) and the scripted engines of tests/fake_engines, on the
 4-ring *Star board (50 cells) and the 6x6 Amazons board.
+
+No test depends on the machine being fast: where a test needs a timeout, the
+faulty engine never answers (rather than answering late), and every healthy
+engine is a scripted one that answers in milliseconds, far inside a timeout of
+seconds. The other timeouts only catch hangs.
 """
 
 from __future__ import annotations
@@ -32,6 +37,12 @@ from protocol.stats import Sprt, Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_ENGINE = str(ROOT / "tests" / "fake_engines" / "fake_engine.py")
+FAULT_TIMEOUT = 3.0
+"""The move timeout where a test needs one: the scripted engines answer in
+milliseconds even on a loaded machine, and a faulty one never answers."""
+HANG_GUARD = 300
+"""Seconds a subprocess may run before the test gives up on it: only a hang
+ever comes near it."""
 
 
 def random_player(seed: int, *extra: str) -> str:
@@ -73,8 +84,8 @@ def replay_is_legal(record: dict) -> None:
     ("illegal", ILLEGAL_MOVE, "B+F", r"is not legal here"),
     ("garbage", MALFORMED_MOVE, "B+F", r"'@@ not-a-move' is not a move here"),
     ("error", GENMOVE_ERROR, "B+F", r"genmove answered \? engine failure"),
-    ("silent", TIMEOUT, "B+T", r"no move within the move timeout of 1 s"),
-    ("trickle", TIMEOUT, "B+T", r"no move within the move timeout of 1 s"),
+    ("silent", TIMEOUT, "B+T", r"^no move within the move timeout of 3 s$"),
+    ("trickle", TIMEOUT, "B+T", r"^no move within the move timeout of 3 s$"),
     ("die", CRASH, "B+F", r"engine exited with status 3"),
     ("close", CRASH, "B+F", r"engine closed its output"),
     ("huge", PROTOCOL_ERROR, "B+F", r"answer longer than 1048576 bytes"),
@@ -85,11 +96,11 @@ def test_faults_lose_the_game_and_the_engine_is_replaced(tmp_path: Path, mode: s
     # B misbehaves once (at its 3rd genmove, or its 3rd play), in game 0 where
     # it is white; the next game, with B restarted if it broke, is normal.
     once = str(tmp_path / "once")
-    # Only the silent engines wait out the move timeout, so it is short for
-    # them; it is long enough for the random player's first move (which
-    # starts its worker process) on a busy machine.
-    match = settings(random_player(1), fake("--mode", mode, "--at", "3", "--once-file", once, "--seed", "2"),
-                     games=2, move_timeout=1.0 if kind == TIMEOUT else 60.0)
+    # A timeout fault is an engine that never completes an answer; it is
+    # found after FAULT_TIMEOUT, which the scripted healthy engines (A, and B
+    # once restarted) never come near.
+    match = settings(fake("--seed", "1"), fake("--mode", mode, "--at", "3", "--once-file", once, "--seed", "2"),
+                     games=2, move_timeout=FAULT_TIMEOUT if kind == TIMEOUT else 60.0)
     faulty, normal = play(match).records
     assert (faulty["black"], faulty["white"], faulty["result"], faulty["reason"]) == ("A", "B", result, kind)
     assert faulty["winner_engine"] == "A"
@@ -155,21 +166,30 @@ def test_referee_clock_arithmetic() -> None:
             TimeControl.parse(**bad)
 
 
-def test_clock_is_enforced_with_the_tolerance() -> None:
-    # 1 s for the whole game (absolute time). B's 3rd move takes 1.6 s against
-    # the clock plus 0.2 s of tolerance: lost on time. A, a scripted random
-    # player, needs well under a millisecond per move.
-    match = settings(fake("--seed", "1"), fake("--mode", "slow", "--delay", "1.6", "--at", "3"), games=1,
-                     time_control=TimeControl.parse("1"), time_tolerance=0.2)
+def test_clock_runs_out_for_an_engine_that_never_answers() -> None:
+    # 2 s of absolute time each. B never answers its first genmove: it loses
+    # on time when its clock and the tolerance are spent, and not before. A
+    # needs a few milliseconds for its one move.
+    match = settings(fake("--seed", "1"), fake("--mode", "silent", "--at", "1"), games=1,
+                     time_control=TimeControl.parse("2"), time_tolerance=0.5)
     record, = play(match).records
     assert (record["result"], record["reason"], record["fault"]["engine"]) == ("B+T", TIMEOUT, "B")
-    assert re.fullmatch(r"no move within 1\.\d{3} s \(clock [01]\.\d{3} s \+ tolerance 0\.2 s\)",
-                        record["fault"]["detail"]), record["fault"]["detail"]
-    # A 0.5 s move fits, and the game goes on to the end.
-    match = settings(fake("--seed", "1"), fake("--mode", "slow", "--delay", "0.5", "--at", "3"), games=1,
-                     time_control=TimeControl.parse("1"), time_tolerance=0.2)
+    assert [m["colour"] for m in record["moves"]] == ["black"]
+    assert record["fault"]["detail"] == "no move within 2.500 s (clock 2.000 s + tolerance 0.5 s)"
+    assert record["seconds"] >= 2.4  # the whole allowance was waited for (wall clock, rounded)
+
+
+def test_tolerance_forgives_an_overrun() -> None:
+    # B's first move takes 1 s against a 0.5 s clock: late, but well inside
+    # the 3 s tolerance, so it counts. B's main time is then spent, and each
+    # later move (of a few milliseconds) has the tolerance to come in; the
+    # game goes on to the full board.
+    match = settings(fake("--seed", "1"), fake("--mode", "slow", "--delay", "1", "--at", "1"), games=1,
+                     time_control=TimeControl.parse("0.5"), time_tolerance=3.0)
     record, = play(match).records
     assert (record["reason"], record["fault"], len(record["moves"])) == ("score", None, 50)
+    assert record["moves"][1]["colour"] == "white" and record["moves"][1]["seconds"] >= 1.0
+    replay_is_legal(record)
 
 
 def test_time_commands_sent_before_each_move(tmp_path: Path) -> None:
@@ -187,10 +207,10 @@ def test_time_commands_sent_before_each_move(tmp_path: Path) -> None:
 
 
 # -- resume ----------------------------------------------------------------------
-def _match_command(results: Path, games: int, *extra: str) -> list[str]:
-    engine = fake("--move-delay", "0.003")
-    return [sys.executable, "-m", "protocol.cli", "match", "--black", engine + " --seed 1",
-            "--white", engine + " --seed 2", "--size", "4", "--games", str(games), "--results", str(results),
+def _match_command(results: Path, games: int, *extra: str, engine: tuple[str, ...] = ()) -> list[str]:
+    command = fake(*engine)
+    return [sys.executable, "-m", "protocol.cli", "match", "--black", command + " --seed 1",
+            "--white", command + " --seed 2", "--size", "4", "--games", str(games), "--results", str(results),
             "--quiet", *extra]
 
 
@@ -200,44 +220,59 @@ def _game_lines(path: Path) -> list[dict]:
 
 def test_resume_after_the_runner_is_killed(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
-    runner = subprocess.Popen(_match_command(results, 10), cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not results.exists() or results.read_text().count("\n") < 4):
-        time.sleep(0.01)
-    runner.send_signal(signal.SIGKILL)  # no cleanup, no flush: a real crash
-    runner.wait()
+    hung = tmp_path / "hung"
+    # Each engine hangs, once, at its first move of its 4th game; the one that
+    # does creates `hung`. The runner has then recorded exactly 3 games and is
+    # waiting on the engine (for up to the 600 s move timeout): it is killed
+    # there. The re-run starts fresh engines, and `hung` exists: no hang.
+    command = _match_command(results, 10, "--move-timeout", "600",
+                             engine=("--mode", "silent", "--in-game", "4", "--once-file", str(hung)))
+    runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while not hung.exists():
+            assert runner.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        runner.send_signal(signal.SIGKILL)  # no cleanup, no flush: a real crash
+        runner.wait()
     before = _game_lines(results)
-    assert 3 <= len(before) < 10
+    assert [r["round"] for r in before] == [0, 1, 2]
 
-    finished = subprocess.run(_match_command(results, 10), cwd=ROOT, capture_output=True, text=True, timeout=60)
+    finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert finished.returncode == 0, finished.stderr
     after = _game_lines(results)
     assert after[:len(before)] == before  # nothing lost or rewritten
-    assert sorted(r["round"] for r in after) == list(range(10))  # nothing duplicated
+    assert [r["round"] for r in after] == list(range(10))  # nothing duplicated
+    assert all(r["reason"] == "score" for r in after)
     assert results.read_text().count('"type":"header"') == 1
     assert "A vs B" in finished.stdout and " 10 " in finished.stdout
 
     # Asking for more games later extends the same file.
-    more = subprocess.run(_match_command(results, 12), cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert more.returncode == 0 and sorted(r["round"] for r in _game_lines(results)) == list(range(12))
+    command[command.index("--games") + 1] = "12"
+    more = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert more.returncode == 0 and [r["round"] for r in _game_lines(results)] == list(range(12))
 
 
 def test_torn_last_line_is_cut_and_a_different_match_is_refused(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
-    first = subprocess.run(_match_command(results, 3), cwd=ROOT, capture_output=True, text=True, timeout=60)
+    first = subprocess.run(_match_command(results, 3), cwd=ROOT, capture_output=True, text=True,
+                           timeout=HANG_GUARD)
     assert first.returncode == 0, first.stderr
     with open(results, "ab") as stream:
         stream.write(b'{"type":"game","key":"A vs B #3","pairing":["A","B"],"rou')  # killed mid-write
-    again = subprocess.run(_match_command(results, 4), cwd=ROOT, capture_output=True, text=True, timeout=60)
+    again = subprocess.run(_match_command(results, 4), cwd=ROOT, capture_output=True, text=True,
+                           timeout=HANG_GUARD)
     assert again.returncode == 0, again.stderr
     header, games = read_results(str(results))
     assert [g["round"] for g in games] == [0, 1, 2, 3]
     assert all(json.loads(line) for line in results.read_text().splitlines())
 
     other = subprocess.run(_match_command(results, 4, "--komi", "0.5"), cwd=ROOT, capture_output=True, text=True,
-                           timeout=60)
-    assert other.returncode == 2 and "settings differ: komi" in other.stderr
+                           timeout=HANG_GUARD)
+    assert other.returncode == 2 and other.stderr == (
+        f"stargtp match: --results FILE: {results} holds a different match (settings differ: komi); "
+        f"use another results file\n")
     with pytest.raises(ResultsError, match="damaged record"):
         results.write_text(results.read_text().replace('"round":1', '"round":1,,', 1))
         read_results(str(results))
@@ -250,7 +285,7 @@ def test_tcp_and_subprocess_engines_with_concurrency_two(tmp_path: Path) -> None
         server = subprocess.Popen([sys.executable, "-m", "protocol.cli", "serve", "--player", "random", "--seed",
                                    "7", "--tcp", "127.0.0.1:0"], cwd=ROOT, stderr=server_stderr)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_GUARD
         while not (found := re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())):
             assert time.monotonic() < deadline and server.poll() is None, log.read_text()
             time.sleep(0.02)
@@ -379,13 +414,20 @@ def test_summary_from_records() -> None:
 
 
 def test_example_script_runs_and_resumes(tmp_path: Path) -> None:
+    # A fixed-playouts match of seeded engines: the same games on any machine.
     results = tmp_path / "example.jsonl"
     command = [sys.executable, str(ROOT / "examples" / "short_match.py"), str(results)]
-    first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.count("flat vs random #") == 4 and "win rate" in first.stdout
-    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert again.returncode == 0 and "flat vs random #" not in again.stdout  # nothing left to play
+    games = [line for line in first.stdout.splitlines() if line.startswith("uct vs random #")]
+    assert games == ["uct vs random #0: black uct, white random: B+12 (score, 75 moves)",
+                     "uct vs random #1: black random, white uct: W+8 (score, 75 moves)",
+                     "uct vs random #2: black uct, white random: B+18 (score, 75 moves)",
+                     "uct vs random #3: black random, white uct: W+14 (score, 75 moves)"]
+    assert "star, size 5, 4 games per pairing, clock: 100 playouts per move" in first.stdout
+    assert re.search(r"^uct vs random +4 +4 +0 +0 +4  100\.0 \[51\.0, 100\.0\]", first.stdout, re.M)
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert again.returncode == 0 and "uct vs random #" not in again.stdout  # nothing left to play
     assert len(read_results(str(results))[1]) == 4
 
 
@@ -439,3 +481,195 @@ def test_amazons_sgf_goes_beside_the_results_by_default():
     assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
     assert default_sgf_dir("star", "runs/games.jsonl") is None
     assert default_sgf_dir("amazons", None) is None
+
+
+def test_seeded_parallel_slots_play_different_games_with_the_slot_in_the_seed() -> None:
+    # Rounds 0 and 2 go to slots 0 and 1, each the first game of fresh engine
+    # processes with A as black. The same seed in both slots plays the same
+    # game twice; {slot} in the seed (docs/match.md, docs/strength.md) makes
+    # them differ, and the match still replays exactly.
+    def moves(seed_a: str, seed_b: str) -> dict[int, list[str]]:
+        match = settings(fake("--seed", seed_a), fake("--seed", seed_b), size=3, games=4, concurrency=2)
+        return {r["round"]: [m["move"] for m in r["moves"]] for r in play(match).records}
+
+    same = moves("1", "2")
+    assert same[0] == same[2]
+    slotted = moves("1{slot}", "2{slot}")
+    assert slotted[0] != slotted[2]
+    assert moves("1{slot}", "2{slot}") == slotted
+
+
+def test_komi_is_shown_in_the_header_only_when_set() -> None:
+    amazons = settings("x", "y", game="amazons", size=6)
+    assert format_summary([], amazons).splitlines()[0] == "amazons, size 6, 2 games per pairing, clock: no clock"
+    star = settings("x", "y", komi=0.5)
+    assert format_summary([], star).splitlines()[0] == "star, size 4, komi 0.5, 2 games per pairing, clock: no clock"
+
+
+def test_match_settings_refuse_values_that_cannot_work(tmp_path: Path) -> None:
+    for bad, message in ((dict(move_timeout=0.0), "timeouts must be a finite number of seconds > 0"),
+                         (dict(command_timeout=float("inf")), "timeouts must be a finite number of seconds > 0"),
+                         (dict(time_tolerance=float("nan")), "time tolerance must be a finite number"),
+                         (dict(komi=float("nan")), "komi must be a finite number"),
+                         (dict(max_response_bytes=0), "max_response_bytes must be at least 1")):
+        with pytest.raises(ValueError, match=message):
+            settings("x", "y", **bad)
+    # An engine stderr file that cannot be opened is a ValueError before any engine starts.
+    with pytest.raises(ValueError, match=f"^cannot open the engine stderr file {tmp_path}: Is a directory$"):
+        play(settings("/nonexistent/engine", "/nonexistent/engine", engine_stderr=str(tmp_path)))
+
+
+def test_a_file_that_is_no_results_file_is_refused_and_left_intact(tmp_path: Path) -> None:
+    from protocol.records import ResultsFile
+
+    for text in ("hello", "# notes\nmore notes\n", '{"some": "json"}\n'):
+        path = tmp_path / "notes.txt"
+        path.write_text(text)
+        with pytest.raises(ResultsError, match=r"^\S+notes\.txt is not a match results file \(its first line is "
+                                               r"no 'stargtp-match-results/1' header\)"):
+            ResultsFile.open(str(path), {"game": "star"})
+        assert path.read_text() == text
+    with pytest.raises(ResultsError, match=f"^{tmp_path}: cannot open: Is a directory$"):
+        ResultsFile.open(str(tmp_path), {"game": "star"})
+    # A results file is still recognised, and a blank last line (nothing torn) is dropped.
+    path = tmp_path / "r.jsonl"
+    with ResultsFile.open(str(path), {"game": "star"}) as results:
+        results.append({"type": "game", "key": "A vs B #0"})
+    path.write_text(path.read_text() + "\n")
+    with ResultsFile.open(str(path), {"game": "star"}) as results:
+        assert results.repaired_bytes == 1 and [g["key"] for g in results.games] == ["A vs B #0"]
+
+
+def _run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from protocol.cli import main
+
+    try:
+        code = main(["match", *args])
+    except SystemExit as exit_:  # argparse's own errors (a bad choice, a missing value)
+        code = exit_.code  # type: ignore[assignment]
+    return code, capsys.readouterr().err
+
+
+ENGINES = ["--black", "/nonexistent/a", "--white", "/nonexistent/b"]
+"""Never started: every option below is refused first."""
+
+NOT_A_NUMBER = "expected a whole number of at least 1, not"
+
+
+@pytest.mark.parametrize("args, line", [
+    # files and directories
+    (["--openings", "{tmp}/missing.txt"], "--openings FILE: cannot read {tmp}/missing.txt: No such file or directory"),
+    (["--openings", "{tmp}"], "--openings FILE: cannot read {tmp}: Is a directory"),
+    (["--openings", "{tmp}/binary"], "--openings FILE: {tmp}/binary is not UTF-8 text"),
+    (["--openings", "{tmp}/empty"], "--openings FILE: {tmp}/empty: no openings"),
+    (["--openings", "{tmp}/illegal"], "--openings FILE: {tmp}/illegal:1: 'S43': S43 is occupied"),
+    (["--results", "{tmp}"], "--results FILE: {tmp} is a directory, not a file"),
+    (["--results", "{tmp}/no/r.jsonl"],
+     "--results FILE: cannot create {tmp}/no/r.jsonl: there is no directory {tmp}/no"),
+    (["--results", "{tmp}/file/r.jsonl"],
+     "--results FILE: cannot create {tmp}/file/r.jsonl: there is no directory {tmp}/file"),
+    (["--results", "{tmp}/file"], "--results FILE: {tmp}/file is not a match results file (its first line is no "
+                                  "'stargtp-match-results/1' header); give a new file or one written by stargtp match"),
+    (["--engine-stderr", "{tmp}"], "--engine-stderr FILE: {tmp} is a directory, not a file"),
+    (["--engine-stderr", "{tmp}/no/log"],
+     "--engine-stderr FILE: cannot create {tmp}/no/log: there is no directory {tmp}/no"),
+    (["--results", "{tmp}/r.jsonl", "--engine-stderr", "{tmp}/r.jsonl"],
+     "--engine-stderr FILE: {tmp}/r.jsonl is also the --results FILE; the engines' stderr would corrupt the results"),
+    (["--sgf-dir", "{tmp}/file"], "--sgf-dir DIR: {tmp}/file exists and is not a directory"),
+    (["--sgf-dir", "{tmp}/file/sgf"], "--sgf-dir DIR: cannot create {tmp}/file/sgf: {tmp}/file is not a directory"),
+    (["--game", "amazons", "--size", "6", "--results", "{tmp}/file.jsonl"],
+     "--sgf-dir DIR (default for --results FILE): {tmp}/file-sgf exists and is not a directory"),
+    # clocks
+    (["--time", "5x"], "--time MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not '5x'"),
+    (["--time", "nan"], "--time MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not 'nan'"),
+    (["--time", "inf"], "--time MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not 'inf'"),
+    (["--time", "-1"], "--time MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not '-1'"),
+    (["--time", "60+"], "--time MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not '60+'"),
+    (["--time", "0"], "--time MAIN[+INC]: a main time of 0 and no byo-yomi is no clock; give MAIN > 0 "
+                      "(or leave --time out for no clock)"),
+    (["--time", "0+1"], "--time MAIN[+INC]: an increment needs a main time > 0"),
+    (["--time", "60", "--byoyomi", "10x"], "--byoyomi SECONDS[xPERIODS]: expected e.g. 10x3 (3 periods of 10 s; "
+                                           "seconds > 0, periods >= 1), not '10x'"),
+    (["--byoyomi", "0x3"], "--byoyomi SECONDS[xPERIODS]: expected e.g. 10x3 (3 periods of 10 s; "
+                           "seconds > 0, periods >= 1), not '0x3'"),
+    (["--time", "60", "--canadian", "30"], "--canadian SECONDS/STONES: expected e.g. 30/5 (5 moves in every 30 s; "
+                                           "seconds > 0, stones >= 1), not '30'"),
+    (["--canadian", "30/x"], "--canadian SECONDS/STONES: expected e.g. 30/5 (5 moves in every 30 s; "
+                             "seconds > 0, stones >= 1), not '30/x'"),
+    (["--time", "60+1", "--byoyomi", "10x3"],
+     "--time MAIN[+INC]: an increment does not combine with --byoyomi or --canadian"),
+    (["--byoyomi", "10x3", "--canadian", "30/5"],
+     "--byoyomi SECONDS[xPERIODS], --canadian SECONDS/STONES: choose one kind of byo-yomi, not both"),
+    (["--time-tolerance", "-1"], "--time-tolerance SECONDS: expected a finite number of seconds >= 0, not '-1'"),
+    (["--move-timeout", "0"], "--move-timeout SECONDS: expected a finite number of seconds > 0, not '0'"),
+    (["--move-timeout", "inf"], "--move-timeout SECONDS: expected a finite number of seconds > 0, not 'inf'"),
+    (["--command-timeout", "nan"], "--command-timeout SECONDS: expected a finite number of seconds > 0, not 'nan'"),
+    (["--start-timeout", "soon"], "--start-timeout SECONDS: expected a finite number of seconds > 0, not 'soon'"),
+    # counts
+    (["--games", "0"], f"--games N: {NOT_A_NUMBER} '0'"),
+    (["--games", "-2"], f"--games N: {NOT_A_NUMBER} '-2'"),
+    (["--games", "many"], f"--games N: {NOT_A_NUMBER} 'many'"),
+    (["--concurrency", "0"], f"--concurrency K: {NOT_A_NUMBER} '0'"),
+    (["--playouts", "0"], f"--playouts N: {NOT_A_NUMBER} '0'"),
+    (["--max-response-bytes", "-1"], f"--max-response-bytes N: {NOT_A_NUMBER} '-1'"),
+    (["--playouts", "100"], "--playouts N: fixed playouts need {{playouts}} in the engine commands, "
+                            "e.g. 'stargtp serve --playouts {{playouts}}'"),
+    (["--playouts", "100", "--time", "60"],
+     "--playouts N: fixed playouts and a clock (--time, --byoyomi, --canadian) exclude each other"),
+    # the game
+    (["--size", "11"], "--size N: a *Star board has 2..10 rings, not 11"),
+    (["--size", "4.5"], "--size N: expected a whole number, not '4.5'"),
+    (["--game", "amazons", "--size", "7"], "--size N: Amazons is played on 6, 8, 10 boards, not 7"),
+    (["--game", "chess"], "argument --game: invalid choice: 'chess' (choose from 'star', 'amazons')"),
+    (["--komi", "nan"], "--komi K: expected a finite number, not 'nan'"),
+    (["--komi=-inf"], "--komi K: expected a finite number, not '-inf'"),
+    # statistics
+    (["--sprt", "0", "inf", "0.05", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'inf'"),
+    (["--sprt", "0", "10", "five", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'five'"),
+    (["--sprt", "10", "0", "0.05", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: SPRT needs elo0 < elo1"),
+    (["--sprt", "0", "10", "0.5", "0.6"],
+     "--sprt ELO0 ELO1 ALPHA BETA: SPRT needs 0 < alpha, beta and alpha + beta < 1"),
+    (["--sprt", "0", "10", "0.05"], "argument --sprt: expected 4 arguments"),
+    (["--sprt", "0", "10", "0.05", "0.05", "--sprt-model", "bayeselo"],
+     "--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)"),
+    (["--stats", "pentanomial", "--no-alternate"],
+     "--stats pentanomial: needs alternating colours (game pairs); drop --no-alternate"),
+])
+def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    args: list[str], line: str) -> None:
+    (tmp_path / "file").write_text("not a results file\n")
+    (tmp_path / "file-sgf").write_text("in the way of the SGF directory\n")
+    (tmp_path / "binary").write_bytes(b"\xff\xfe\x00S43")
+    (tmp_path / "empty").write_text("# nothing\n")
+    (tmp_path / "illegal").write_text("S43 S43\n")
+    args = [arg.format(tmp=tmp_path) for arg in args]
+    code, err = _run_cli(ENGINES + ["--size", "4"] + args, capsys)
+    assert (code, err) == (2, f"stargtp match: {line.format(tmp=tmp_path)}\n")
+    assert (tmp_path / "file").read_text() == "not a results file\n"
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--engine", "x=/nonexistent/a"], "--engine NAME=ENGINE: a round robin needs two or more engines, not 1"),
+    (["--engine", "x=/nonexistent/a", "--engine", "x=/nonexistent/b"],
+     "--engine NAME=ENGINE: engine names must differ; given more than once: x"),
+    (["--engine", "/nonexistent/a", "--engine", "y=/nonexistent/b"],
+     "--engine NAME=ENGINE: expected NAME=COMMAND (or NAME=tcp:HOST:PORT), not '/nonexistent/a'"),
+    (["--engine", "x!=/nonexistent/a", "--engine", "y=/nonexistent/b"],
+     "--engine NAME=ENGINE: engine name 'x!': use 1 to 40 letters, digits, '_', '.' or '-'"),
+    (["--engine", "x=tcp:host", "--engine", "y=/nonexistent/b"],
+     "--engine NAME=ENGINE: bad engine address 'tcp:host': expected tcp:HOST:PORT"),
+    (["--engine", "x=a", "--engine", "y=b", "--engine", "z=c", "--sprt", "0", "10", "0.05", "0.05"],
+     "--sprt ELO0 ELO1 ALPHA BETA: an SPRT needs exactly two engines, not a round robin of 3"),
+    (["--black", "a", "--white", "b", "--engine", "x=c"],
+     "--engine NAME=ENGINE: use either --black/--white or --engine, not both"),
+    (["--black", "/nonexistent/a"],
+     "--black [NAME=]ENGINE, --white [NAME=]ENGINE: give both (or two or more --engine NAME=ENGINE)"),
+    (["--black", "x=/nonexistent/a", "--white", "x=/nonexistent/b"],
+     "--black [NAME=]ENGINE, --white [NAME=]ENGINE: engine names must differ; given more than once: x"),
+    (["--black", "engine --name 'unfinished", "--white", "/nonexistent/b"],
+     "--black [NAME=]ENGINE: cannot split the command \"engine --name 'unfinished\" like a shell would: "
+     "No closing quotation"),
+])
+def test_bad_engine_options_are_one_line_naming_the_option(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                           line: str) -> None:
+    assert _run_cli(args, capsys) == (2, f"stargtp match: {line}\n")

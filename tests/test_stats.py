@@ -253,3 +253,11 @@ def test_tally_from_scores() -> None:
     assert (tally.wins, tally.draws, tally.losses, tally.points, tally.games) == (3, 1, 1, 3.5, 5)
     assert tally.pairs == (0, 1, 0, 2, 1)
     assert tally.trinomial == (1, 1, 3)
+
+
+def test_sprt_needs_finite_elo_bounds() -> None:
+    # An infinite bound used to be accepted; the first evaluation then failed
+    # with "mean 1.0 is not strictly inside the observed range", mid-match.
+    for elo0, elo1 in ((0, math.inf), (-math.inf, 10), (math.nan, 10), (0, math.nan)):
+        with pytest.raises(ValueError, match="^SPRT needs finite Elo bounds"):
+            Sprt(elo0, elo1)

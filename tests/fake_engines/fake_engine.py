@@ -1,18 +1,21 @@
 """A scripted engine for the match runner's tests: plays random legal moves,
 and misbehaves on purpose when told to.
 
-    python fake_engine.py [--mode MODE] [--at N] [--seed S] [--delay SECONDS]
-                          [--once-file PATH] [--stderr-bytes K] [--echo-time]
-                          [--move-delay SECONDS]
+    python fake_engine.py [--mode MODE] [--at N] [--in-game G] [--seed S]
+                          [--delay SECONDS] [--once-file PATH] [--stderr-bytes K]
+                          [--echo-time] [--move-delay SECONDS]
 
 It speaks the protocol on stdin/stdout with the rules core from ``engine``
 (so its legal moves are the referee's). ``--at N`` picks its N-th ``genmove``
 (or, for ``reject``, its N-th ``play``) of each game as the moment to
-misbehave. With ``--once-file`` it misbehaves only if that file does not
-exist yet, and creates it when it does, so a restarted engine plays normally.
+misbehave; ``--in-game G`` restricts that to the G-th game this process plays
+(counted by ``clear_board``). With ``--once-file`` it misbehaves only if that
+file does not exist yet, and creates it when it does, so a restarted engine
+plays normally.
 
 Modes: ``random`` (never misbehaves), ``illegal`` (an occupied cell),
-``garbage`` (text that is no move), ``silent`` (never answers), ``slow``
+``garbage`` (text that is no move), ``silent`` (never answers; it reads its
+input until that closes, then exits, so it outlives no referee), ``slow``
 (answers after ``--delay`` seconds), ``die`` (exits with status 3), ``close``
 (closes stdout, keeps running), ``error`` (``? engine failure``), ``huge``
 (a 2 MB answer), ``trickle`` (one byte every 0.1 s, forever), ``resign``,
@@ -52,10 +55,13 @@ class FakeEngine:
         self.position = new_position(self.game, self.size)
         self.genmoves = 0
         self.plays = 0
+        self.games = 0
 
     def misbehave_now(self, count: int) -> bool:
         options = self.options
         if options.mode in ("random", "crlf", "pass", "badscore") or count != options.at:
+            return False
+        if options.in_game is not None and self.games != options.in_game:
             return False
         if options.once_file:
             if os.path.exists(options.once_file):
@@ -93,6 +99,7 @@ class FakeEngine:
             return True, ""
         if name == "clear_board":
             self.new_game()
+            self.games += 1
             return True, ""
         if name == "komi":
             self.komi = float(args[0])
@@ -138,8 +145,9 @@ class FakeEngine:
         if mode == "garbage":
             return True, "@@ not-a-move"
         if mode == "silent":
-            while True:
-                time.sleep(3600)
+            for _ in sys.stdin:  # never answer; end with the referee
+                pass
+            os._exit(0)
         if mode == "slow":
             time.sleep(self.options.delay)
             return self.play_random(colour)
@@ -185,6 +193,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=MODES, default="random")
     parser.add_argument("--at", type=int, default=1)
+    parser.add_argument("--in-game", type=int, default=None,
+                        help="misbehave only in this game (1-based, counted by clear_board)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--once-file", default=None)
