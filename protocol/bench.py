@@ -32,17 +32,18 @@ from engine.errors import GameError
 from engine.games import DEFAULT_SIZE, GAMES, new_position
 from engine.search import PLAYERS, Limits, make_player
 from engine.search.parallel import run_parallel
+from protocol.cli import OptionError, finite_float, positive_int, report_option_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=GAMES, default="star")
     parser.add_argument("--size", type=int, default=None,
                         help="board size (rings for *Star); default per game")
-    parser.add_argument("--seconds", type=float, default=2.0,
+    parser.add_argument("--seconds", type=finite_float, default=2.0,
                         help="length of each timed run (default 2)")
-    parser.add_argument("--workers", type=int, default=1,
+    parser.add_argument("--workers", type=positive_int, default=1,
                         help="also measure N root-parallel worker processes against one")
-    parser.add_argument("--runs", type=int, default=3,
+    parser.add_argument("--runs", type=positive_int, default=3,
                         help="timed runs of each kind; medians are reported (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--player", choices=PLAYERS, default="auto",
@@ -124,30 +125,43 @@ def measure_cpu_scaling(workers: int, seconds: float) -> float:
 
 
 def _parse_params(pairs: list[str], player: str) -> dict[str, str]:
+    """``--param NAME=VALUE`` items as a dict, checked against the player;
+    OptionError names the option."""
     params = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise ValueError(f"expected NAME=VALUE, not {pair!r}")
+            raise OptionError("--param", f"expected NAME=VALUE, not {pair!r}")
         params[name] = value
-    make_player(player, **params)  # reject unknown names and bad values now
+    try:
+        make_player(player, **params)  # reject unknown names and bad values now
+    except ValueError as error:
+        raise OptionError("--param", str(error)) from None
     return params
+
+
+def _check_board(game: str, size: int) -> None:
+    """OptionError unless ``game`` is built, with a playout, on ``size``."""
+    try:
+        _playout_function(game)
+    except GameError as error:
+        raise OptionError("--game", str(error)) from None
+    try:
+        new_position(game, size)
+    except GameError as error:
+        raise OptionError("--size", str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     game = args.game
     size = DEFAULT_SIZE[game] if args.size is None else args.size
-    if args.seconds <= 0 or args.runs < 1 or args.workers < 1:
-        print("stargtp bench: --seconds must be positive, --runs and --workers at least 1",
-              file=sys.stderr)
-        return 2
     try:
+        if not args.seconds > 0:
+            raise OptionError("--seconds", f"expected a finite number > 0, not {format(args.seconds, 'g')!r}")
         params = _parse_params(args.param, args.player)
-        new_position(game, size)
-        _playout_function(game)
-    except (GameError, ValueError) as exc:
-        print(f"stargtp bench: {exc}", file=sys.stderr)
-        return 2
+        _check_board(game, size)
+    except OptionError as error:
+        return report_option_error("bench", error)
 
     def log(text: str) -> None:
         if not args.json:

@@ -3,13 +3,29 @@
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
 and ``run(args) -> int``. This file only wires them together, so adding a tool
 never touches another tool's code.
+
+A mistake on the command line gets one line on stderr, naming the option, and
+exit status 2, never a traceback:
+
+* argparse's own errors are printed as ``stargtp TOOL: MESSAGE``, one line,
+  without the usage block (``stargtp TOOL --help`` shows that);
+* the ``type=`` helpers below (:func:`finite_float`, :func:`positive_float`,
+  :func:`positive_int`, :func:`nonnegative_int`) check a value as it is parsed
+  and say what form it takes, so argparse reports
+  ``stargtp TOOL: argument --komi: expected a finite number, not 'nan'``;
+* a value that can only be checked later (a board size against the game, a
+  file that cannot be opened) raises :class:`OptionError`, which
+  :func:`report_option_error` prints in the same form (returning 2); a tool
+  catches it in ``run``, and :func:`main` catches any that escape.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
+from typing import Any, NoReturn
 
 # subcommand name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -22,11 +38,98 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# -- option values ------------------------------------------------------------------
+
+
+class OptionError(Exception):
+    """A bad option value found after parsing. ``run`` raises it before doing
+    anything; it is printed as ``stargtp TOOL: argument OPTION: MESSAGE``,
+    like argparse's own errors, with exit status 2."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"argument {option}: {message}")
+        self.option = option
+        self.message = message
+
+
+def report_option_error(tool: str, error: OptionError) -> int:
+    """Print ``stargtp TOOL: argument OPTION: MESSAGE`` on stderr; return 2,
+    the exit status of a bad option."""
+    print(f"stargtp {tool}: {error}", file=sys.stderr)
+    return 2
+
+
+def finite_float(text: str) -> float:
+    """An argparse ``type``: any finite number (not nan or inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, not {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse ``type``: a finite number greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, not {text!r}")
+    return value
+
+
+def _integer(text: str, at_least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < at_least:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least {at_least}, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 1."""
+    return _integer(text, 1)
+
+
+def nonnegative_int(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 0."""
+    return _integer(text, 0)
+
+
+# -- the parser -----------------------------------------------------------------------
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, ``PROG: MESSAGE``.
+    Subcommand parsers are of the same class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tools: dict[str, argparse.ArgumentParser] = {}
+        """The subcommands' parsers, by name (filled by :func:`build_parser`)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def version_text() -> str:
+    """``stargtp X.Y.Z``, the installed package's version."""
+    from protocol.commands import engine_version
+
+    return f"stargtp {engine_version()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="stargtp",
         description="Engine and GTP-style protocol server for *Star and the Game of the Amazons.",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         try:
@@ -36,16 +139,23 @@ def build_parser() -> argparse.ArgumentParser:
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
+        parser.tools[name] = sub
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # reported by the tool's parser, so the message names the tool
+        tool = parser.tools.get(getattr(args, "command", None) or "", parser)
+        tool.error(f"unrecognized arguments: {' '.join(extra)}")
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
-    return args.run(args)
+    try:
+        return args.run(args)
+    except OptionError as error:
+        return report_option_error(args.command, error)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ from engine.games import DEFAULT_SIZE, GAMES, new_position
 from engine.star import PASS
 from engine.star.scoring import format_number
 from engine.star.scoring import score as star_score
+from engine.search import PLAYERS, make_player
+from protocol.cli import OptionError, finite_float, positive_float, positive_int, report_option_error
 from protocol.controller import (
     DEFAULT_COMMAND_TIMEOUT,
     ControllerError,
@@ -97,9 +99,26 @@ ROWS_PER_RING = 1.5
 wide, so columns are stretched more; the column scale is the smallest one at
 which no two cell tokens on a row touch."""
 
+COMPACT_ROWS_PER_RING = 1.25
+COMPACT_COLUMNS_PER_RING = 3.9
+"""The scales of the compact labelled board, drawn when the full one does not
+fit the terminal: the 10-ring board is 77 columns by 23 rows, so with its
+status in the corners and the prompt under it, it fits an 80x24 terminal."""
+
+LABEL_WIDTH = 3
+"""A *Star cell label: arm, ring digit, offset digit (``S43``)."""
+
+STAR_LAYOUTS = ("full", "compact", "dots")
+"""The ways to draw a *Star board, most preferred first: every label in the
+board's true shape; every label, squeezed; one character per cell."""
+
+Grid = tuple[tuple[tuple[int, int], ...], int, int]
+"""Where each cell's token goes, ``(row, column)`` of its first character,
+then the grid's width and height."""
+
 
 @lru_cache(maxsize=None)
-def star_grid(rings: int, token_width: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+def star_grid(rings: int, token_width: int) -> Grid:
     """Where each cell's token goes on a character grid: ``(row, column)`` of
     its first character per cell, then the grid's width and height. The cells
     stand where :func:`protocol.svg.star_layout` puts them, rounded to the
@@ -117,9 +136,54 @@ def star_grid(rings: int, token_width: int) -> tuple[tuple[tuple[int, int], ...]
                for a, b in zip(sorted(columns), sorted(columns)[1:])):
             break
         columns_per_unit += 0.1
-    # Rows that no cell rounds to are dropped: a blank line inside the board
-    # would read as its end.
-    rows = {row: index for index, row in enumerate(sorted(by_row))}
+    return _normalised(placed, token_width)
+
+
+@lru_cache(maxsize=None)
+def compact_star_grid(rings: int) -> Grid:
+    """The labelled board squeezed to :data:`COMPACT_ROWS_PER_RING` rows and
+    :data:`COMPACT_COLUMNS_PER_RING` columns per ring unit. Where labels on a
+    row would touch, they are pushed apart as little as possible (least
+    squares, keeping their order), so the shape bends a little but every label
+    stays whole, one space from the next."""
+    step = LABEL_WIDTH + 1
+    by_row: dict[int, list[tuple[float, int]]] = {}
+    for cell, (x, y) in enumerate(star_layout(rings)):
+        by_row.setdefault(round(y * COMPACT_ROWS_PER_RING), []).append((x, cell))
+    placed: list[tuple[int, int]] = [(0, 0)] * len(star_layout(rings))
+    for row, items in by_row.items():
+        items.sort()
+        # With d_i = column_i - i * step the constraint column_{i+1} - column_i >= step
+        # reads d non-decreasing: fit d to the ideal columns, then round (rounding
+        # keeps d non-decreasing, so the labels stay apart).
+        fitted = _non_decreasing_fit([x * COMPACT_COLUMNS_PER_RING - index * step
+                                      for index, (x, _) in enumerate(items)])
+        for index, ((_, cell), value) in enumerate(zip(items, fitted)):
+            placed[cell] = (row, round(value) + index * step)
+    return _normalised(placed, LABEL_WIDTH)
+
+
+def _non_decreasing_fit(values: list[float]) -> list[float]:
+    """The non-decreasing sequence closest to ``values`` in least squares
+    (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [total, count]
+    for value in values:
+        blocks.append([value, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += count
+    fitted: list[float] = []
+    for total, count in blocks:
+        fitted += [total / count] * int(count)
+    return fitted
+
+
+def _normalised(placed: list[tuple[int, int]], token_width: int) -> Grid:
+    """Rows renumbered from 0 and columns from the leftmost token. Rows that no
+    cell rounds to are dropped: a blank line inside the board would read as
+    its end."""
+    rows = {row: index for index, row in enumerate(sorted({row for row, _ in placed}))}
     left = min(column for _, column in placed)
     cells = tuple((rows[row], column - left) for row, column in placed)
     width = max(column for _, column in cells) + token_width
@@ -127,16 +191,27 @@ def star_grid(rings: int, token_width: int) -> tuple[tuple[tuple[int, int], ...]
     return cells, width, height
 
 
-def star_picture(position, *, plain: bool, compact: bool = False, hint: Any = None,
-                 komi: float = 0.0) -> Fragments:
+def layout_grid(rings: int, layout: str) -> tuple[Grid, int]:
+    """The grid of one of :data:`STAR_LAYOUTS`, and its token width."""
+    if layout == "compact":
+        return compact_star_grid(rings), LABEL_WIDTH
+    width = 1 if layout == "dots" else LABEL_WIDTH
+    return star_grid(rings, width), width
+
+
+def star_picture(position, *, plain: bool, layout: str = "full", status_in_corners: bool = False,
+                 hint: Any = None, komi: float = 0.0) -> Fragments:
     """The *Star board drawn on a character grid, then one status line.
 
     In colour, every cell shows its label: grey when empty, in the owner's
     colour when it is a pericell a star owns, on a red (black) or blue (white)
     background for a stone; quark corners are underlined, the last move too,
     dead stones turn grey once the game is over and the hint is green.
-    ``compact`` draws one character per cell for narrow terminals. In
-    ``plain`` text stones are `` X `` (black) and `` O `` (white), ``[X]``
+    ``layout`` is one of :data:`STAR_LAYOUTS`: ``compact`` squeezes the
+    labelled board, ``dots`` draws one character per cell. With
+    ``status_in_corners`` the status goes into the board's empty corners
+    instead of a line below (when it fits there). In ``plain`` text, always
+    the full layout, stones are `` X `` (black) and `` O `` (white), ``[X]``
     the last move, `` x ``/`` o `` dead stones, ``(?)`` the hint.
     """
     geo = position.geometry
@@ -144,8 +219,8 @@ def star_picture(position, *, plain: bool, compact: bool = False, hint: Any = No
     owner = {cell: star.colour for star in analysis.stars for cell in star.pericells}
     dead = {cell for group in analysis.dead_groups for cell in group} if position.is_over() else set()
     last = position.history[-1][1] if position.history else None
-    token_width = 1 if compact and not plain else 3
-    cells, width, height = star_grid(geo.rings, token_width)
+    layout = "full" if plain else layout
+    (cells, width, height), token_width = layout_grid(geo.rings, layout)
     grid: list[list[tuple[str, str]]] = [[("", " ")] * width for _ in range(height)]
     for cell in range(geo.cell_count):
         row, column = cells[cell]
@@ -176,12 +251,19 @@ def star_picture(position, *, plain: bool, compact: bool = False, hint: Any = No
             if cell == last:
                 names.append("last")
             style = _style(*names)
-            if compact:
+            if token_width == 1:
                 text = "·" if colour == EMPTY else ("X" if colour == BLACK else "O")
             else:
                 text = label
         for offset, char in enumerate(text):
             grid[row][column + offset] = (style, char)
+    placement = None
+    if status_in_corners:
+        texts = star_corner_texts(position, komi, hint)
+        placement = corner_placement(cells, width, height, token_width, texts)
+    for row, column, text in placement or ():
+        for offset, char in enumerate(text):
+            grid[row][column + offset] = (_style("info"), char)
     fragments: Fragments = []
     for line in grid:
         # Merge runs of one style; trailing blanks are dropped.
@@ -193,7 +275,10 @@ def star_picture(position, *, plain: bool, compact: bool = False, hint: Any = No
             else:
                 fragments.append((style, char))
         fragments.append(("", "\n"))
-    fragments.append((_style("info"), star_status(position, komi)))
+    if placement is None:
+        fragments.append((_style("info"), star_status(position, komi)))
+    elif fragments:
+        fragments.pop()  # the board's last newline: the status line it ended is not there
     return fragments
 
 
@@ -211,6 +296,62 @@ def star_status(position, komi: float = 0.0) -> str:
         colour, move = position.history[-1]
         text += f" | last: {colour_name(colour)} {position.format_move(move)}"
     return text
+
+
+CornerTexts = dict[str, list[str]]
+"""Lines of text for the corners of a board: ``top-left``, ``top-right``,
+``bottom-left`` and ``bottom-right``."""
+
+
+def star_corner_texts(position, komi: float = 0.0, hint: Any = None) -> CornerTexts:
+    """What :func:`star_status` says, as short lines for the board's corners:
+    black's tally top left, white's top right, the score (after the hint, if
+    any) bottom left and the last move bottom right."""
+    analysis = star_score(position, komi)
+    texts: CornerTexts = {}
+    for colour, mark, corner in ((BLACK, "X", "top-left"), (WHITE, "O", "top-right")):
+        totals = analysis.of(colour)
+        texts[corner] = [f"{colour_name(colour)} ({mark})", _plural(totals.stars, "star"),
+                         _plural(totals.peris, "peri"), _plural(totals.quarks, "quark")]
+    texts["bottom-left"] = ["score", analysis.gtp_result()]
+    if hint is not None:
+        texts["bottom-left"].insert(0, f"hint {position.format_move(hint)}")
+    texts["bottom-right"] = []
+    if position.history:
+        colour, move = position.history[-1]
+        texts["bottom-right"] = ["last", f"{colour_name(colour)} {position.format_move(move)}"]
+    return texts
+
+
+def corner_placement(cells: tuple[tuple[int, int], ...], width: int, height: int, token_width: int,
+                     texts: CornerTexts) -> list[tuple[int, int, str]] | None:
+    """``(row, column, text)`` for every line of ``texts`` in the empty
+    corners of a grid, two spaces clear of the board; None when one does not
+    fit (the board is too small, or a text too long)."""
+    first = [width] * height
+    end = [0] * height
+    for row, column in cells:
+        first[row] = min(first[row], column)
+        end[row] = max(end[row], column + token_width)
+    placement = []
+    taken: set[tuple[int, bool]] = set()  # (row, left side): a top and a bottom text must not meet
+    for corner, lines in texts.items():
+        top, left = corner.startswith("top"), corner.endswith("left")
+        if len(lines) > height:
+            return None
+        for index, text in enumerate(lines):
+            row = index if top else height - len(lines) + index
+            if left:
+                column = 0
+                fits = len(text) + 2 <= first[row]
+            else:
+                column = width - len(text)
+                fits = column >= end[row] + 2
+            if not fits or (row, left) in taken:
+                return None
+            taken.add((row, left))
+            placement.append((row, column, text))
+    return placement
 
 
 def _plural(count: int, word: str) -> str:
@@ -250,7 +391,7 @@ def amazons_picture(position, *, plain: bool, hint: Any = None) -> Fragments:
                 fragments.append(("", " "))
         fragments.append((_style("coordinate"), f"  {rank}\n"))
     fragments.append((_style("coordinate"), files + "\n"))
-    status = f"{colour_name(position.to_move)} to move, {len(position.history)} moves played"
+    status = f"{colour_name(position.to_move)} to move, {_plural(len(position.history), 'move')} played"
     if last is not None:
         status += f" | last: {colour_name(position.history[-1][0])} {position.format_move(last)}"
     if hint is not None:
@@ -259,15 +400,46 @@ def amazons_picture(position, *, plain: bool, hint: Any = None) -> Fragments:
     return fragments
 
 
-def board_picture(position, *, plain: bool, columns: int = 200, hint: Any = None,
-                  komi: float = 0.0) -> Fragments:
-    """The board of either game for a terminal ``columns`` wide (the labelled
-    *Star board falls back to one character per cell when it does not fit)."""
+def board_picture(position, *, plain: bool, columns: int = 200, rows: int | None = None,
+                  hint: Any = None, komi: float = 0.0) -> Fragments:
+    """The board of either game for a terminal ``columns`` wide and ``rows``
+    high (None: as high as it takes), leaving a row for the prompt. *Star:
+    see :func:`choose_star_layout`."""
     if position.game == "star":
-        compact = not plain and star_grid(position.geometry.rings, 3)[1] > columns
-        return star_picture(position, plain=plain, compact=compact, hint=hint, komi=komi)
+        if plain:
+            return star_picture(position, plain=True, hint=hint, komi=komi)
+        layout, in_corners = choose_star_layout(position, columns, rows, komi, hint)
+        return star_picture(position, plain=False, layout=layout, status_in_corners=in_corners,
+                            hint=hint, komi=komi)
     hint_squares = None if hint is None else tuple(hint)
     return amazons_picture(position, plain=plain, hint=hint_squares)
+
+
+def choose_star_layout(position, columns: int, rows: int | None, komi: float = 0.0,
+                       hint: Any = None) -> tuple[str, bool]:
+    """The first of :data:`STAR_LAYOUTS` that fits ``columns`` x ``rows`` with
+    the prompt under it, with the status line below it or, when that is one
+    row too many, in the board's corners; and whether the status goes into
+    the corners. When none fits, the labelled layout with the fewest rows
+    that fits the width (else one character per cell): the board scrolls."""
+    rings = position.geometry.rings
+    status_rows = -(-len(star_status(position, komi)) // max(columns, 1))
+    texts = star_corner_texts(position, komi, hint)
+    fitting: list[tuple[bool, int, str, bool]] = []
+    for layout in STAR_LAYOUTS:
+        (cells, width, height), token_width = layout_grid(rings, layout)
+        if width > columns:
+            continue
+        corners = corner_placement(cells, width, height, token_width, texts) is not None
+        if rows is None or height + status_rows + 1 <= rows:
+            return layout, False
+        if corners and height + 1 <= rows:
+            return layout, True
+        fitting.append((layout == "dots", height, layout, corners))
+    if fitting:
+        _, _, layout, corners = min(fitting)
+        return layout, corners
+    return "dots", False
 
 
 def plain_text(fragments: Fragments) -> str:
@@ -283,15 +455,15 @@ def star_score_report(position, komi: float = 0.0) -> list[str]:
     analysis = star_score(position, komi)
     label = position.geometry.labels
     lines = [f"score (komi {format_number(komi)}): conventional, simplified and Schmittberger",
-             f"  {'':<10}{'stars':>6}{'peris':>6}{'quarks':>7}{'quark peri':>11}"
-             f"{'conventional':>14}{'simplified':>12}{'Schmittberger':>15}"]
+             f"  {'':<7}{'stars':>6}{'peris':>6}{'quarks':>7}{'quark peri':>11}"
+             f"{'conventional':>13}{'simplified':>11}{'Schmittberger':>14}"]
     for colour in (BLACK, WHITE):
         totals = analysis.of(colour)
         schmittberger = analysis.schmittberger[colour]
-        lines.append(f"  {colour_name(colour):<10}{totals.stars:>6}{totals.peris:>6}{totals.quarks:>7}"
-                     f"{totals.quark_peri:>11}{format_number(analysis.conventional[colour]):>14}"
-                     f"{format_number(analysis.simplified[colour]):>12}"
-                     f"{('+' if schmittberger > 0 else '') + format_number(schmittberger):>15}")
+        lines.append(f"  {colour_name(colour):<7}{totals.stars:>6}{totals.peris:>6}{totals.quarks:>7}"
+                     f"{totals.quark_peri:>11}{format_number(analysis.conventional[colour]):>13}"
+                     f"{format_number(analysis.simplified[colour]):>11}"
+                     f"{('+' if schmittberger > 0 else '') + format_number(schmittberger):>14}")
     for star in analysis.stars:
         cells = " ".join(label[c] for c in star.pericells)
         lines.append(f"  {colour_name(star.colour)} star: {_plural(len(star.pericells), 'peri')}, "
@@ -404,6 +576,7 @@ class LineUI:
         self.stdout = stdout
         self.echo = echo
         self.columns = 200
+        self.rows: int | None = None  # a transcript: the board is drawn in full
 
     async def read(self, prompt: str) -> str | None:
         # A blocking read on the loop is deliberate: nothing else may happen
@@ -460,6 +633,13 @@ class TerminalUI:
             return self.output.get_size().columns
         except Exception:  # noqa: BLE001 - a dummy output has no size; draw in full
             return 200
+
+    @property
+    def rows(self) -> int | None:
+        try:
+            return self.output.get_size().rows
+        except Exception:  # noqa: BLE001 - a dummy output has no size; draw in full
+            return None
 
     async def read(self, prompt: str) -> str | None:
         try:
@@ -581,7 +761,7 @@ class HumanGame:
 
     def draw(self) -> None:
         self.ui.show(board_picture(self.position, plain=self.ui.plain, columns=self.ui.columns,
-                                   hint=self.hint, komi=self.komi))
+                                   rows=self.ui.rows, hint=self.hint, komi=self.komi))
 
     async def engine_move(self) -> None:
         colour = self.engine_colour
@@ -676,11 +856,12 @@ class HumanGame:
             return
         moves = self.position.legal_moves()
         if self.game == "star":
-            self.ui.say(f"{len(moves)} empty cells, and pass: "
+            self.ui.say(f"{_plural(len(moves), 'empty cell')}, and pass: "
                         + " ".join(self.position.format_move(m) for m in moves))
         else:
             origins = sorted({self.position.format_square(m[0]) for m in moves})
-            self.ui.say(f"{len(moves)} legal moves, by amazons on {' '.join(origins)}; "
+            by = "the amazon" if len(origins) == 1 else "amazons"
+            self.ui.say(f"{_plural(len(moves), 'legal move')}, by {by} on {' '.join(origins)}; "
                         f"type a square and press Tab for its moves")
 
     async def undo(self) -> None:
@@ -721,8 +902,8 @@ class HumanGame:
             self.ui.say(f"the engine hinted {answer!r}, which is not a move here", "class:error")
             return
         self.hint = None if self.game == "star" and move == PASS else move
-        self.draw()
         self.ui.say(f"hint: {self.position.format_move(move)}", "class:engine")
+        self.draw()  # last, so that on a small terminal the board stays whole above the prompt
 
     async def announce(self) -> None:
         """The end of the game: who won, and the full score."""
@@ -845,7 +1026,7 @@ class RawConsole:
         self.ui.say(f"={command_id} {answer}\n" if answer else f"={command_id}\n")
         changed = self.follow(words, answer)
         if changed and self.show_board and not self.ui.plain and self.mirror is not None:
-            self.ui.show(board_picture(self.mirror, plain=False, columns=self.ui.columns))
+            self.ui.show(board_picture(self.mirror, plain=False, columns=self.ui.columns, rows=self.ui.rows))
         return True
 
     def follow(self, words: list[str], answer: str) -> bool:
@@ -916,25 +1097,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="the game (default star; raw console: sent as 'game NAME' at start)")
     human.add_argument("--size", type=int, help="board size: *Star rings 2..10, Amazons 6/8/10 "
                                                 "(default: the game's; raw console: sent at start)")
-    human.add_argument("--colour", "--color", dest="colour", default=None,
+    human.add_argument("--colour", "--color", dest="colour", type=colour_option, default=None,
                        help="your colour, black or white (default: the side that moves first)")
-    human.add_argument("--komi", type=float, default=0.0, help="komi for white (default 0)")
-    human.add_argument("--player", help="the engine's move generator (stargtp serve --player)")
+    human.add_argument("--komi", type=finite_float, default=0.0, help="komi for white (default 0)")
+    human.add_argument("--player", choices=PLAYERS,
+                       help="the engine's move generator (stargtp serve --player)")
     human.add_argument("--seed", type=int, help="seed the engine, for repeatable games")
-    human.add_argument("--playouts", type=int, metavar="N", help="engine playouts per move")
-    human.add_argument("--seconds", type=float, metavar="S", help="engine seconds per move")
+    human.add_argument("--playouts", type=positive_int, metavar="N", help="engine playouts per move")
+    human.add_argument("--seconds", type=positive_float, metavar="S", help="engine seconds per move")
     human.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                        help="engine player parameter (repeatable)")
     human.add_argument("--vs", metavar="ENGINE",
                        help="play against this engine instead of stargtp serve: a command line or tcp:HOST:PORT")
-    human.add_argument("--move-timeout", type=float, default=None, metavar="SECONDS",
+    human.add_argument("--move-timeout", type=positive_float, default=None, metavar="SECONDS",
                        help="longest wait for an engine move (default: no limit)")
     raw = parser.add_argument_group("raw protocol console")
     raw.add_argument("--engine", metavar="CMD", help="start CMD and talk to it")
     raw.add_argument("--connect", metavar="HOST:PORT", help="connect to a protocol server on TCP")
     raw.add_argument("--no-board", dest="board", action="store_false",
                      help="do not draw the board after moves")
-    raw.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    raw.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                      help="longest wait for any answer (default: no limit)")
     common = parser.add_argument_group("input")
     common.add_argument("--history", metavar="FILE",
@@ -957,17 +1139,79 @@ def serve_command(args: argparse.Namespace) -> list[str]:
     return argv
 
 
+def colour_option(text: str) -> int:
+    """An argparse ``type``: ``black``, ``white``, ``b`` or ``w``, any case."""
+    try:
+        return parse_colour(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected black or white (or b, w), not {text!r}") from None
+
+
 def _engine_spec(args: argparse.Namespace) -> tuple[EngineSpec, bool]:
-    """What to talk to, and whether it is a raw console."""
-    if args.engine and args.connect:
-        raise ValueError("give --engine or --connect, not both")
-    if args.connect:
-        return EngineSpec.parse("tcp:" + args.connect), True
-    if args.engine:
-        return EngineSpec.parse(args.engine), True
-    if args.vs:
-        return EngineSpec.parse(args.vs), False
+    """What to talk to, and whether it is a raw console; OptionError names
+    the option at fault."""
+    if args.engine is not None and args.connect is not None:
+        raise OptionError("--engine", "give --engine or --connect, not both")
+    raw_option = "--engine" if args.engine is not None else "--connect" if args.connect is not None else None
+    if raw_option is not None and args.vs is not None:
+        raise OptionError("--vs", f"plays a game against ENGINE; it does not combine with {raw_option} "
+                                  f"(the raw console)")
+    if args.connect is not None:
+        host, sep, port = args.connect.strip().rpartition(":")
+        if not (sep and host and port.isdigit() and 0 < int(port) < 65536):
+            raise OptionError("--connect", f"expected HOST:PORT (a port 1..65535), not {args.connect!r}")
+        return EngineSpec.parse("tcp:" + args.connect.strip()), True
+    for option, text, raw in (("--engine", args.engine, True), ("--vs", args.vs, False)):
+        if text is not None:
+            try:
+                return EngineSpec.parse(text), raw
+            except ValueError as error:
+                raise OptionError(option, str(error)) from None
     return EngineSpec(text="stargtp serve", argv=tuple(serve_command(args))), False
+
+
+def check_options(args: argparse.Namespace) -> tuple[EngineSpec, bool, int | None]:
+    """The engine to talk to, whether it is a raw console, and the human's
+    colour (None in a raw console); OptionError for a bad option, before any
+    engine is started. Fills in ``args.game`` for a game."""
+    raw = args.engine is not None or args.connect is not None
+    if not raw:
+        args.game = args.game or "star"
+    spec, raw = _engine_spec(args)
+    human = None
+    if not raw:
+        human = args.colour if args.colour is not None else (BLACK if args.game == "star" else WHITE)
+        try:
+            new_position(args.game, args.size)
+        except GameError as error:
+            raise OptionError("--size", str(error)) from None
+        if args.vs is None:
+            _check_params(args)
+    if args.history is not None:
+        _check_history_file(os.path.expanduser(args.history))
+    return spec, raw, human
+
+
+def _check_params(args: argparse.Namespace) -> None:
+    """``--param NAME=VALUE`` items as ``stargtp serve`` will take them."""
+    params = {}
+    for item in args.param:
+        name, equals, value = item.partition("=")
+        if not equals or not name:
+            raise OptionError("--param", f"expected NAME=VALUE, not {item!r}")
+        params[name] = value
+    try:
+        make_player(args.player or "auto", seed=args.seed, **params)
+    except ValueError as error:
+        raise OptionError("--param", str(error)) from None
+
+
+def _check_history_file(path: str) -> None:
+    if os.path.isdir(path):
+        raise OptionError("--history", f"{path} is a directory, not a file")
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise OptionError("--history", f"cannot create {path}: there is no directory {directory}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -987,16 +1231,9 @@ def run(args: argparse.Namespace) -> int:
 async def main(args: argparse.Namespace) -> int:
     """The console on the process's terminal or standard streams."""
     try:
-        raw = bool(args.engine or args.connect)
-        human = None
-        if not raw:
-            args.game = args.game or "star"
-            human = parse_colour(args.colour) if args.colour else (BLACK if args.game == "star" else WHITE)
-            new_position(args.game, args.size)  # BadSize before an engine is started
-        spec, raw = _engine_spec(args)
-    except (ValueError, GameError) as error:
-        print(f"stargtp play: {error}", file=sys.stderr)
-        return 2
+        spec, raw, human = check_options(args)
+    except OptionError as error:
+        return report_option_error("play", error)
     holder: dict[str, Any] = {}
 
     def complete(before: list[str], word: str) -> list[str]:

@@ -7,13 +7,20 @@ import argparse
 import random
 
 from engine.colour import BLACK, WHITE
+from engine.errors import GameError
 from engine.star import Position, score
+from protocol.cli import OptionError, finite_float, report_option_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=6, help="rings, 2..10 (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--komi", type=float, default=0.0)
+    parser.add_argument("--komi", type=finite_float, default=0.0, help="komi for white (default 0)")
+
+
+def plural(count: int, word: str) -> str:
+    """``1 quark``, ``2 quarks``, ``0 quarks``."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def breakdown(position: Position, komi: float) -> str:
@@ -22,20 +29,25 @@ def breakdown(position: Position, komi: float) -> str:
     lines = []
     for colour, name in ((BLACK, "black"), (WHITE, "white")):
         c = s.of(colour)
-        lines.append(f"{name}: {c.stars} stars, {c.peris} peris, {c.quarks} quarks, "
+        lines.append(f"{name}: {plural(c.stars, 'star')}, {plural(c.peris, 'peri')}, "
+                     f"{plural(c.quarks, 'quark')}, "
                      f"quark peri {c.quark_peri}; conventional {s.conventional[colour]:g}, "
                      f"simplified {s.simplified[colour]:g}, Schmittberger {s.schmittberger[colour]:+g}")
     for star in s.stars:
         owner = "black" if star.colour == BLACK else "white"
-        lines.append(f"  {owner} star: {len(star.pericells)} peris, {star.quarks} quarks: "
+        lines.append(f"  {owner} star: {plural(len(star.pericells), 'peri')}, "
+                     f"{plural(star.quarks, 'quark')}: "
                      + " ".join(g.labels[c] for c in star.pericells))
     lines.append(f"result: {s.gtp_result()}")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        position = Position(args.size)
+    except GameError as error:
+        return report_option_error("demo", OptionError("--size", str(error)))
     rng = random.Random(args.seed)
-    position = Position(args.size)
     while not position.is_over():
         position.play(rng.choice(position.legal_moves()))
     print(position.render_text())

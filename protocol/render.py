@@ -27,11 +27,17 @@ from typing import Any
 from engine.colour import parse_colour
 from engine.errors import GameError
 from engine.games import GAMES, new_position
+from protocol.cli import OptionError, finite_float, positive_float, report_option_error
 from protocol.svg import describe, position_svg
 
 
 class RecordError(Exception):
     """The record cannot be read; the message says where and why."""
+
+
+class RecordChoiceError(RecordError):
+    """``--record`` picks no game of the input: the option is at fault, not
+    the record."""
 
 
 @dataclass
@@ -55,6 +61,8 @@ def read_record(text: str, *, game: str | None = None, size: int | None = None,
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return _from_results(text, record, source)
+    if record is not None:
+        raise RecordChoiceError(f"{source} holds one game, not a match results file with several")
     if stripped.startswith("("):
         return _from_sgf(text, source)
     return _from_move_list(text, game, size, source)
@@ -81,12 +89,12 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
     elif wanted.isdigit() and not any(g.get("key") == wanted for g in games):
         index = int(wanted)
         if not 1 <= index <= len(games):
-            raise RecordError(f"{source}: --record {wanted}: the file holds games 1..{len(games)}")
+            raise RecordChoiceError(f"{source} holds games 1..{len(games)}, not {wanted}")
         chosen = games[index - 1]
     else:
         matches = [g for g in games if g.get("key") == wanted]
         if not matches:
-            raise RecordError(f"{source}: no game with the key {wanted!r}")
+            raise RecordChoiceError(f"{source} holds no game with the key {wanted!r}")
         chosen = matches[0]
     try:
         position = new_position(chosen.get("game", "star"), chosen.get("size"))
@@ -191,9 +199,10 @@ def caption_for(position: Any, record: GameRecord, komi: float, final: bool) -> 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help="record: results file (JSON lines), Amazons SGF, or move list; - for stdin")
-    parser.add_argument("-o", "--output", metavar="FILE", default="-",
-                        help="SVG file to write (default: stdout)")
+    parser.add_argument("input", metavar="RECORD",
+                        help="record: results file (JSON lines), Amazons SGF, or move list; - for stdin")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="SVG file to write (default, or -: stdout)")
     parser.add_argument("--series", metavar="DIR",
                         help="write one picture per move into DIR (move-000.svg is the start)")
     parser.add_argument("--move", type=int, metavar="N",
@@ -202,8 +211,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="results file: the game to draw, by number (1 = first) or key")
     parser.add_argument("--game", choices=GAMES, help="move lists: the game (default star)")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
-    parser.add_argument("--komi", type=float, default=0.0, help="komi for the caption's *Star score")
-    parser.add_argument("--unit", type=float, metavar="PX", help="ring spacing / square size in pixels")
+    parser.add_argument("--komi", type=finite_float, default=0.0, help="komi for the caption's *Star score")
+    parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size in pixels")
     parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
     parser.add_argument("--no-stars", dest="stars", action="store_false",
                         help="*Star: no star / owned-peri overlay")
@@ -224,28 +233,107 @@ def _options(args: argparse.Namespace, game: str) -> dict[str, Any]:
     return options
 
 
+# -- checking the options ----------------------------------------------------------------
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """OptionError for options that contradict each other, a ``--size`` no
+    game has, or an output place that cannot be a file or directory; all
+    before anything is read or written."""
+    if args.series is not None:
+        for option, given in (("-o/--output", args.output is not None), ("--move", args.move is not None)):
+            if given:
+                raise OptionError(option, "does not combine with --series, which draws every move")
+    if args.caption is not None and args.no_caption:
+        raise OptionError("--caption", "does not combine with --no-caption")
+    if args.size is not None:
+        _check_size(args.game, args.size)
+    if args.output not in (None, "-"):
+        _check_output_file(args.output)
+    if args.series is not None:
+        _check_series_directory(args.series)
+
+
+def _check_size(game: str | None, size: int) -> None:
+    """``--size`` must suit ``--game``, or without it some game."""
+    errors = []
+    for name in [game] if game else GAMES:
+        try:
+            new_position(name, size)
+            return
+        except GameError as error:
+            errors.append(str(error))
+    raise OptionError("--size", errors[0])
+
+
+def _check_output_file(path: str) -> None:
+    if os.path.isdir(path):
+        raise OptionError("-o/--output", f"{path} is a directory, not a file")
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise OptionError("-o/--output", f"cannot create {path}: there is no directory {directory}")
+
+
+def _check_series_directory(path: str) -> None:
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise OptionError("--series", f"{path} exists and is not a directory")
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        raise OptionError("--series", f"cannot create {path}: {parent} is not a directory")
+
+
+def read_input(path: str) -> str:
+    """The text of ``path`` (``-``: stdin). OptionError when it cannot be
+    opened, RecordError when it is not UTF-8 text."""
+    source = "stdin" if path == "-" else path
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as stream:
+            return stream.read()
+    except UnicodeDecodeError:
+        raise RecordError(f"{source} is not UTF-8 text") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise OptionError("RECORD", f"cannot read {source}: {reason}") from None
+
+
+def _move_index(move: int | None, count: int) -> int:
+    """The position ``--move`` picks of ``count`` + 1 (the start and after
+    each move); OptionError when the game is shorter."""
+    if move is None:
+        return count
+    index = move if move >= 0 else count + move
+    if not 0 <= index <= count:
+        moves = "1 move" if count == 1 else f"{count} moves"
+        raise OptionError("--move", f"the game has {moves}, so N is -{count}..{count}, not {move}")
+    return index
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
 def run(args: argparse.Namespace) -> int:
     source = "stdin" if args.input == "-" else args.input
     try:
-        if args.input == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.input, encoding="utf-8") as stream:
-                text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"stargtp render: cannot read {source}: {error}", file=sys.stderr)
-        return 1
-    try:
+        check_options(args)
+        text = read_input(args.input)
         record = read_record(text, game=args.game, size=args.size, record=args.record, source=source)
+        final = record.position
+        positions = positions_of(final)
+        index = _move_index(args.move, len(positions) - 1)
+    except OptionError as error:
+        return report_option_error("render", error)
+    except RecordChoiceError as error:
+        return report_option_error("render", OptionError("--record", str(error)))
     except RecordError as error:
         print(f"stargtp render: {error}", file=sys.stderr)
         return 1
-    if args.unit is not None and not args.unit > 0:
-        print("stargtp render: --unit must be positive", file=sys.stderr)
-        return 2
-    final = record.position
     options = _options(args, final.game)
-    positions = positions_of(final)
 
     def picture(index: int) -> str:
         position = positions[index]
@@ -254,28 +342,27 @@ def run(args: argparse.Namespace) -> int:
             caption = args.caption or caption_for(position, record, args.komi, index == len(positions) - 1)
         return position_svg(position, caption=caption, **options) + "\n"
 
-    if args.series:
-        try:
-            os.makedirs(args.series, exist_ok=True)
-            for index in range(len(positions)):
-                path = os.path.join(args.series, f"move-{index:03d}.svg")
-                with open(path, "w", encoding="utf-8") as stream:
-                    stream.write(picture(index))
-        except OSError as error:
-            print(f"stargtp render: cannot write to {args.series}: {error}", file=sys.stderr)
-            return 1
-        print(f"stargtp render: wrote {len(positions)} pictures to {args.series}", file=sys.stderr)
-        return 0
+    if args.series is not None:
+        return _write_series(args.series, [picture(i) for i in range(len(positions))])
+    return _write_picture(args.output, picture(index))
 
-    index = len(positions) - 1
-    if args.move is not None:
-        index = args.move if args.move >= 0 else len(positions) - 1 + args.move
-        if not 0 <= index < len(positions):
-            print(f"stargtp render: --move {args.move}: the game has {len(positions) - 1} moves",
-                  file=sys.stderr)
-            return 2
-    svg = picture(index)
-    if args.output == "-":
+
+def _write_series(directory: str, pictures: list[str]) -> int:
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for index, svg in enumerate(pictures):
+            with open(os.path.join(directory, f"move-{index:03d}.svg"), "w", encoding="utf-8") as stream:
+                stream.write(svg)
+    except OSError as error:
+        print(f"stargtp render: cannot write to {directory}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    count = "1 picture" if len(pictures) == 1 else f"{len(pictures)} pictures"
+    print(f"stargtp render: wrote {count} to {directory}", file=sys.stderr)
+    return 0
+
+
+def _write_picture(output: str | None, svg: str) -> int:
+    if output in (None, "-"):
         try:
             sys.stdout.write(svg)
             sys.stdout.flush()
@@ -284,9 +371,9 @@ def run(args: argparse.Namespace) -> int:
             return 1
         return 0
     try:
-        with open(args.output, "w", encoding="utf-8") as stream:
+        with open(output, "w", encoding="utf-8") as stream:
             stream.write(svg)
     except OSError as error:
-        print(f"stargtp render: cannot write {args.output}: {error}", file=sys.stderr)
+        print(f"stargtp render: cannot write {output}: {error.strerror or error}", file=sys.stderr)
         return 1
     return 0

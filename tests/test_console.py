@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
@@ -34,6 +35,9 @@ from protocol.console import (
     RawConsole,
     TerminalUI,
     board_picture,
+    choose_star_layout,
+    compact_star_grid,
+    corner_placement,
     history_path,
     move_completions,
     plain_text,
@@ -135,6 +139,70 @@ def test_history_file_location(monkeypatch, tmp_path):
 # -- pictures and the score report ------------------------------------------------------------
 
 
+def test_compact_star_grid_keeps_every_label_whole_and_apart():
+    for rings in range(2, 11):
+        cells, columns, rows = compact_star_grid(rings)
+        assert len(cells) == 5 * rings * (rings + 1) // 2
+        occupied: dict[int, list[int]] = {}
+        for row, column in cells:
+            assert 0 <= row < rows and 0 <= column and column + 3 <= columns
+            occupied.setdefault(row, []).append(column)
+        assert sorted(occupied) == list(range(rows))  # no blank line inside the board
+        for columns_on_row in occupied.values():
+            ordered = sorted(columns_on_row)
+            assert all(b - a >= 4 for a, b in zip(ordered, ordered[1:]))  # a space between labels
+        assert columns <= star_grid(rings, 3)[1] and rows <= star_grid(rings, 3)[2]
+    assert compact_star_grid(10)[1:] == (77, 23)  # with the prompt: 80x24
+
+
+def ten_rings_with_a_hint() -> tuple[Position, int]:
+    position = Position(10)
+    position.play(position.parse_move("*00"))
+    position.play(position.parse_move("T10"))
+    return position, position.parse_move("S43")
+
+
+def test_the_10_ring_board_is_labelled_and_whole_on_an_80x24_terminal():
+    """The default board, with its status, fits 80x24 with a row left for the
+    prompt: every label is shown, the status goes into the corners."""
+    position, hint = ten_rings_with_a_hint()
+    assert choose_star_layout(position, 80, 24, hint=hint) == ("compact", True)
+    lines = plain_text(board_picture(position, plain=False, columns=80, rows=24, hint=hint)).split("\n")
+    assert len(lines) == 23 and max(len(line) for line in lines) <= 80
+    board = "\n".join(lines)
+    assert "·" not in board
+    assert set(re.findall(r"[*STAR]\d\d", board)) == set(position.geometry.labels)
+    assert lines[0].startswith("black (X) ") and lines[0].endswith(" white (O)")
+    assert lines[1].startswith("0 stars ") and lines[3].endswith(" 0 quarks")
+    assert lines[-3].startswith("hint S43 ")
+    assert lines[-2].startswith("score ") and lines[-2].endswith(" last")
+    assert lines[-1].startswith("0 ") and lines[-1].endswith(" white T10")
+
+
+def test_star_layout_follows_the_terminal_size():
+    position, hint = ten_rings_with_a_hint()
+    assert choose_star_layout(position, 200, None) == ("full", False)  # a transcript: all of it
+    assert choose_star_layout(position, 83, 31) == ("full", False)  # 28 rows, 2 of status, the prompt
+    assert choose_star_layout(position, 83, 30) == ("full", True)
+    assert choose_star_layout(position, 82, 60) == ("compact", False)
+    assert choose_star_layout(position, 60, 24)[0] == "dots"
+    full = plain_text(board_picture(position, plain=False, columns=83, rows=30)).split("\n")
+    assert len(full) == 28 and full[0].startswith("black (X) ")
+    assert choose_star_layout(Position(6), 80, 24) == ("full", False)  # 51x17 and the status line
+
+
+def test_corner_texts_keep_clear_of_the_board_and_of_each_other():
+    column = ((0, 10), (1, 10), (2, 10), (3, 10), (4, 10))  # one token a row, columns 10..12 of 0..19
+    assert corner_placement(column, 20, 5, 3, {"top-left": ["12345678"], "top-right": ["12345"]}) == [
+        (0, 0, "12345678"), (0, 15, "12345")]
+    assert corner_placement(column, 20, 5, 3, {"top-left": ["123456789"]}) is None  # touches the board
+    assert corner_placement(column, 20, 5, 3, {"top-right": ["123456"]}) is None
+    assert corner_placement(column, 20, 5, 3, {"top-left": ["a"] * 3, "bottom-left": ["b"] * 2}) == [
+        (0, 0, "a"), (1, 0, "a"), (2, 0, "a"), (3, 0, "b"), (4, 0, "b")]
+    assert corner_placement(column, 20, 5, 3, {"top-left": ["a"] * 3, "bottom-left": ["b"] * 3}) is None
+    assert corner_placement(column, 20, 5, 3, {"top-right": ["a"] * 6}) is None  # taller than the board
+
+
 def test_star_grid_never_overlaps_tokens():
     for rings in range(2, 11):
         for width in (1, 3):
@@ -185,7 +253,7 @@ def test_amazons_picture():
     lines = text.split("\n")
     assert lines[0] == "    a b c d e f"
     assert lines[3] == " 4  . W . x . .  4"
-    assert lines[-1] == "black to move, 1 moves played | last: white b1-b4/d4"
+    assert lines[-1] == "black to move, 1 move played | last: white b1-b4/d4"
     hinted = board_picture(position, plain=False, hint=position.parse_move("a5-a4/a3"))
     assert sum(1 for style, _ in hinted if "class:hint" in style) == 3
 
@@ -194,9 +262,9 @@ def test_score_report_of_the_worked_examples():
     first, second = (example_position(record) for record in load_examples())
     assert star_score_report(first) == [
         "score (komi 0): conventional, simplified and Schmittberger",
-        "             stars peris quarks quark peri  conventional  simplified  Schmittberger",
-        "  black          3    13      3          1            10           2             -1",
-        "  white          1     7      2          0            11           3             +1",
+        "          stars peris quarks quark peri conventional simplified Schmittberger",
+        "  black       3    13      3          1           10          2            -1",
+        "  white       1     7      2          0           11          3            +1",
         "  black star: 8 peris, 2 quarks: *42 *43 S40 A42 A43 R40 R41 R42",
         "  black star: 3 peris, 1 quark: S42 S43 T40",
         "  black star: 2 peris, 0 quarks: T42 T43",
@@ -206,8 +274,8 @@ def test_score_report_of_the_worked_examples():
     ]
     report = star_score_report(second, komi=0.5)
     assert report[2:4] == [
-        "  black          3    10      2          0            10          -2           -1.5",
-        "  white          3    10      3          1          11.5        -0.5           +1.5",
+        "  black       3    10      2          0           10         -2          -1.5",
+        "  white       3    10      3          1         11.5       -0.5          +1.5",
     ]
     assert report[-2:] == ["  dead (not stars): *10 S10 S21 R21, *30, S43", "  result: W+1.5 (white wins)"]
 
@@ -427,9 +495,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 class Terminal:
     """A child process on a pseudo-terminal: read what it draws, type at it."""
 
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], rows: int = 50, columns: int = 140) -> None:
         master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
                                         start_new_session=True)
         os.close(slave)
@@ -487,6 +555,49 @@ class Terminal:
             self.kill()
 
 
+class SizedOutput(PlainTextOutput):
+    """prompt_toolkit's plain output, on a terminal of a given size."""
+
+    def __init__(self, stream: io.StringIO, rows: int, columns: int) -> None:
+        super().__init__(stream)
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+def test_terminal_game_on_80x24_draws_the_whole_labelled_board(tmp_path):
+    """The default 10-ring game on an 80x24 terminal: after the engine's
+    answer the board (every label, the status in its corners) and the prompt
+    fill the screen and no more."""
+
+    async def play() -> str:
+        engine = await GtpController.start(SERVE, cwd=ROOT)
+        with create_pipe_input() as pipe:
+            output = io.StringIO()
+            ui = TerminalUI(lambda before, word: [], str(tmp_path / "history"), pt_input=pipe,
+                            pt_output=SizedOutput(output, 24, 80))
+            game = HumanGame(engine, ui, game="star", size=None, human=BLACK)
+            task = asyncio.create_task(game.run())
+            prompting = lambda: ui.session.app.is_running  # noqa: E731
+            await until(prompting, "the first prompt")
+            pipe.send_text("*00\r")
+            await until(lambda: len(game.position.history) == 2 and prompting(), "the engine's answer")
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(task, TIMEOUT) == 0
+        await engine.close()
+        return output.getvalue().replace("\r", "")
+
+    lines = asyncio.run(play()).split("\n")
+    answer = max(index for index, line in enumerate(lines) if line.startswith("white (engine) plays "))
+    engine_move = lines[answer].split()[-1]
+    board, prompt = lines[answer + 1:answer + 24], lines[answer + 24]
+    assert prompt.startswith("black 3>")
+    assert max(len(line) for line in board) <= 80
+    assert set(re.findall(r"[*STAR]\d\d", "\n".join(board))) == set(Position(10).geometry.labels)
+    assert board[0].startswith("black (X) ") and board[-1].endswith(f" white {engine_move}")
+
+
 def test_game_on_a_pseudo_terminal(tmp_path):
     env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1",
                PROMPT_TOOLKIT_COLOR_DEPTH="DEPTH_24_BIT", STARGTP_HISTORY=str(tmp_path / "history"))
@@ -516,3 +627,25 @@ def test_game_on_a_pseudo_terminal(tmp_path):
         terminal.kill()
     recorded = (tmp_path / "history").read_text()
     assert "+*10\n" in recorded and "+undo\n" in recorded and "+quit\n" in recorded
+
+
+def test_default_game_on_an_80x24_pseudo_terminal(tmp_path):
+    """The console reads the real terminal's size: on 80x24 the default board
+    is drawn labelled (not one dot per cell), with the status in its corners."""
+    env = dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1",
+               STARGTP_HISTORY=str(tmp_path / "history"))
+    terminal = Terminal(PLAY + ENGINE_OPTIONS, env, rows=24, columns=80)
+    try:
+        terminal.expect(r"black 1>")
+        assert "·" not in terminal.text
+        assert "black (X)" in terminal.text and "white (O)" in terminal.text
+        for label in ("*00", "S00", "T00", "A00", "R00", "*10"):
+            assert label in terminal.text
+        terminal.type("*00\r")
+        move = terminal.expect(r"white \(engine\) plays (\S+)").group(1)
+        terminal.expect(rf"white {re.escape(move)}")  # the last move, in the board's corner
+        terminal.expect(r"black 3>")
+        terminal.type("quit\r")
+        assert terminal.close() == 0
+    finally:
+        terminal.kill()

@@ -2,6 +2,7 @@
 them), Amazons SGF; one picture, a chosen move, a whole series; errors."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,10 +111,11 @@ def test_results_file_records_by_number_and_key(tmp_path, capsys):
         root = parse(capsys.readouterr().out.rstrip("\n"))
         assert [e.get("data-square") for e in with_class(root, "arrow")] == ["d4"]
         assert sorted(e.get("data-square") for e in with_class(root, "amazon", "white")) == ["a2", "b4", "e1", "f2"]
-    assert render(str(results), "--record", "3") == 1
-    assert "the file holds games 1..2" in capsys.readouterr().err
-    assert render(str(results), "--record", "no such key") == 1
-    assert "no game with the key" in capsys.readouterr().err
+    assert render(str(results), "--record", "3") == 2  # a bad option, not a bad record
+    assert capsys.readouterr().err == f"stargtp render: argument --record: {results} holds games 1..2, not 3\n"
+    assert render(str(results), "--record", "no such key") == 2
+    assert capsys.readouterr().err == \
+        f"stargtp render: argument --record: {results} holds no game with the key 'no such key'\n"
 
 
 def test_a_real_match_runner_results_file(tmp_path):
@@ -174,15 +176,33 @@ def test_unreadable_records(text, message):
 
 
 def test_command_line_errors(tmp_path, capsys):
-    assert render(str(tmp_path / "missing.txt")) == 1
+    """A bad option is exit status 2 (tests/test_cli.py has them all), a bad
+    record 1, a picture that cannot be written 1."""
+    assert render(str(tmp_path / "missing.txt")) == 2
     assert "cannot read" in capsys.readouterr().err
     source = tmp_path / "bad.txt"
     source.write_text("size 2\nS20 S20\n")
     assert render(str(source)) == 1
     assert "bad.txt:2: S20: S20 is occupied" in capsys.readouterr().err
     source.write_text("S20\n")
-    assert render(str(source), "--unit", "0") == 2
-    assert render(str(source), "--size", "3", "--game", "star", "-o", str(tmp_path / "no" / "dir.svg")) == 1
+    with pytest.raises(SystemExit) as exit_:
+        render(str(source), "--unit", "0")
+    assert exit_.value.code == 2
+    assert render(str(source), "--size", "3", "--game", "star", "-o", str(tmp_path / "no" / "dir.svg")) == 2
+    assert not (tmp_path / "no").exists()
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert render(str(source), "-o", str(locked / "picture.svg")) == 1
+        assert "cannot write" in capsys.readouterr().err
+
+
+def test_series_of_a_game_without_moves_is_one_picture(tmp_path, capsys):
+    source = tmp_path / "empty.txt"
+    source.write_text("size 2\n")
+    assert render(str(source), "--series", str(tmp_path / "pictures")) == 0
+    assert capsys.readouterr().err == f"stargtp render: wrote 1 picture to {tmp_path / 'pictures'}\n"
+    assert [p.name for p in (tmp_path / "pictures").iterdir()] == ["move-000.svg"]
 
 
 def test_render_reads_stdin():
