@@ -424,6 +424,10 @@ def test_serve_sigterm_mid_search_exits_cleanly() -> None:
     (["--file-dir", "/nonexistent/records"], b"--file-dir '/nonexistent/records' is not a directory"),
     (["--idle-timeout", "-1"], b"--idle-timeout must be a number of seconds"),
     (["--idle-timeout", "nan"], b"--idle-timeout must be a number of seconds"),
+    (["--seconds", "inf"], b"--seconds must be a positive number of seconds"),
+    (["--seconds", "0"], b"--seconds must be a positive number of seconds"),
+    (["--seconds", "5x"], b"argument --seconds: invalid float value: '5x'"),
+    (["--game", "amazons", "--size", "7"], b"7"),
 ])
 def test_serve_rejects_bad_options(options: list[str], message: bytes) -> None:
     result = subprocess.run(serve_command(*options), input=b"name\n", capture_output=True, cwd=REPO,
