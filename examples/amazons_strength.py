@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from engine.amazons import Position
 from engine.amazons.scoring import is_settled, score
 from engine.colour import BLACK, WHITE, opponent
-from engine.search.amazons_mcts import AmazonsMcts
+from engine.amazons.search import AmazonsMcts
 from engine.search.base import Limits, Player
 from engine.search.simple import FlatPlayer, RandomPlayer
 from engine.search.uct import UctPlayer

@@ -21,7 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.amazons import Position as AmazonsPosition  # noqa: E402
 from engine.colour import BLACK, WHITE  # noqa: E402
-from engine.search import Limits, make_player  # noqa: E402
+from engine.players import make_player  # noqa: E402
+from engine.search import Limits  # noqa: E402
 from engine.star import PASS, Position, score  # noqa: E402
 from engine.star.scoring import format_number  # noqa: E402
 from protocol.svg import describe, position_svg  # noqa: E402

@@ -168,24 +168,3 @@ def _enter_byoyomi(control: TimeControl) -> TimeLeft:
     if control.system == BYOYOMI:
         return TimeLeft(control.period, control.count)
     return TimeLeft(0.0, 0)
-
-
-def estimate_moves_left(game: str, size: int, plies_played: int) -> int:
-    """How many more moves one player should expect to make: a budget divisor.
-
-    Each ply fills one cell in both games (a stone in *Star, an arrow in the
-    Amazons), so the empty area bounds the game. Real games stop earlier, so
-    only part of it is counted; at least 10 moves are always assumed, so the
-    clock is never spent on one move.
-
-    >>> estimate_moves_left("star", 10, 0)     # 275 cells * 0.7 / 2 = 96.25
-    97
-    >>> estimate_moves_left("amazons", 10, 0)  # 92 empty squares * 0.7 / 2 = 32.2
-    33
-    """
-    if game == "star":
-        cells = 5 * size * (size + 1) // 2
-    else:
-        cells = size * size - 8
-    plies_left = max(0, cells - plies_played)
-    return max(10, math.ceil(plies_left * 0.7 / 2))

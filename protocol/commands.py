@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.colour import BLACK, colour_name, parse_colour
 from engine.errors import GameError
-from engine.games import GAMES, game_module
+from engine.games import GAMES
 from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from protocol.registry import CommandRegistry, GtpError, syntax_error
 
@@ -179,13 +179,8 @@ def final_score(session: Session, args: Args) -> str:
     Amazons scorer only finished or settled games, else ``cannot score``."""
     expect_count(args, 0)
     position = session.position
-    module = game_module(position.game)
     try:
-        if position.game == "star":
-            result = module.score(position, session.komi)
-        else:  # komi is a *Star notion
-            result = module.score(position)
-        return result.gtp_result()
+        return position.rules.score(position, session.komi).gtp_result()
     except GameError:
         raise GtpError("cannot score") from None
 
@@ -384,7 +379,7 @@ def analysis_line(position: Any, colour: int, reply: Any) -> str:
         sign = 1 if colour == BLACK else -1
         text += " ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in reply.ownership)
     elif position.game == "amazons":
-        from engine.amazons.playout import queen_territory
+        from engine.amazons.evaluation import queen_territory
 
         territory = queen_territory(position)
         text += f" territory {territory[colour]} {territory[3 - colour]}"

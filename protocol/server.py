@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from engine.errors import GameError
 from engine.games import GAMES, new_position
-from engine.search import PLAYERS, check_plays, make_player
+from engine.players import PLAYERS, check_plays, make_player
 from protocol.framing import Line, LineSplitter, format_failure, is_interrupt
 from protocol.session import Session, SessionConfig, default_player
 from protocol.workers import start_process_server

@@ -19,10 +19,10 @@ from typing import Any
 
 from engine.errors import IllegalMove
 from engine.games import new_position
-from engine.search import Limits, check_plays
-from engine.search.interface import pass_move
+from engine.players import check_plays
+from engine.search import Limits
 from protocol import commands, files
-from protocol.clock import Clock, estimate_moves_left
+from protocol.clock import Clock
 from protocol.framing import (
     BadLine,
     Line,
@@ -301,7 +301,7 @@ class Session:
     def parameters(self) -> dict[str, str]:
         """Every search setting by name: the per-move limits, then the player's
         own parameters (``stargtp-param``)."""
-        from engine.search import make_player
+        from engine.players import make_player
 
         config = self.config
         player = make_player(config.player, **dict(config.params)).params()
@@ -319,7 +319,7 @@ class Session:
         """Change one search setting; ValueError (nothing changed) when the name
         or the value is refused. The worker pool is rebuilt for the next search,
         so the new value applies from the next move."""
-        from engine.search import make_player
+        from engine.players import make_player
 
         config = self.config
         if name in ("playouts", "seconds"):
@@ -366,7 +366,7 @@ class Session:
         clock is set, else the configured per-move limits."""
         position = self.position
         budget = self.clock.move_budget(
-            colour, estimate_moves_left(position.game, position.size, len(position.history)))
+            colour, position.rules.moves_left(position.size, len(position.history)))
         seconds = self.config.seconds if budget is None else budget
         return Limits(playouts=self.config.playouts, seconds=seconds)
 
@@ -452,7 +452,7 @@ class Session:
         position = self.position
         if position.is_over():
             # Nothing can be played any more: *Star passes, Amazons resigns.
-            move = pass_move(position, self.komi)
+            move = position.rules.no_move(position, self.komi)
             return "resign" if move is None else position.format_move(move)
         limits = self.move_limits(colour)
         started = time.monotonic()

@@ -190,7 +190,7 @@ class _WorkerGame:
 
 def _search(player: Any, game: _WorkerGame, request: SearchRequest, stop: Any,
             seed: int | None, player_name: str, params: dict[str, str]) -> SearchReply:
-    from engine.search import make_player
+    from engine.players import make_player
 
     position = game.sync(request.state)
     if request.deterministic:
@@ -230,7 +230,7 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
     except OSError:
         pass
     sys.stdout = sys.stderr
-    from engine.search import make_player
+    from engine.players import make_player
 
     try:
         player = make_player(player_name, seed=seed, **params)

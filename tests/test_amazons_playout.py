@@ -8,7 +8,8 @@ import random
 import pytest
 
 from engine.amazons import Position, evaluate, random_move, random_playout
-from engine.amazons.playout import TIE_BONUS, cutoff_playout, evaluation_terms
+from engine.amazons.evaluation import TIE_BONUS, evaluation_terms
+from engine.amazons.playout import cutoff_playout
 from engine.colour import BLACK, EMPTY, WHITE
 from tests.amazons_reference import DIRECTIONS
 

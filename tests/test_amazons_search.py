@@ -13,7 +13,7 @@ import pytest
 from engine.amazons import Position, random_move
 from engine.amazons.scoring import is_settled, score
 from engine.colour import BLACK, WHITE, opponent
-from engine.search.amazons_mcts import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
+from engine.amazons.search import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
                                         PICK_PAIR, AmazonsMcts, MoveOrdering, Node, win_probability)
 from engine.search.base import Limits
 from engine.search.uct import UctPlayer

@@ -8,7 +8,7 @@ import select
 import subprocess
 import time
 
-from engine.amazons.playout import queen_territory
+from engine.amazons.evaluation import queen_territory
 from engine.amazons.position import Position as AmazonsPosition
 from engine.colour import EMPTY
 from engine.star import Position

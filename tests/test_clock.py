@@ -8,8 +8,9 @@ import pytest
 
 from engine.colour import BLACK, WHITE
 from protocol import clock as clock_module
+from engine.games import find_game
 from protocol.clock import (ABSOLUTE, BYOYOMI, CANADIAN, MIN_BUDGET, NONE, Clock, TimeControl,
-                            TimeLeft, estimate_moves_left)
+                            TimeLeft)
 
 
 def budget_of(share: float) -> float:
@@ -109,4 +110,5 @@ def test_budget_is_never_below_the_minimum() -> None:
     ("amazons", 10, 200, 10),
 ])
 def test_estimate_moves_left(game: str, size: int, played: int, expected: int) -> None:
-    assert estimate_moves_left(game, size, played) == expected
+    estimate_moves_left = find_game(game).moves_left
+    assert estimate_moves_left(size, played) == expected

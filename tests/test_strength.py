@@ -11,7 +11,8 @@ a small loop, colours alternating. docs/strength.md has the real matches.
 from __future__ import annotations
 
 from engine.colour import BLACK, WHITE
-from engine.search import Limits, make_player
+from engine.players import make_player
+from engine.search import Limits
 from engine.star import Position, score
 
 RINGS = 6

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from engine.colour import BLACK, WHITE
-from engine.search import PLAYERS, Limits, SearchResult, make_player
+from engine.players import PLAYERS, make_player
+from engine.search import Limits, SearchResult
 from engine.search.base import Budget
-from engine.search.interface import tree_hooks
 from engine.search.parallel import merge_results
 from engine.search.uct import AmafPacker, Node, Tree, UctConfig, UctPlayer
 from engine.star import PASS, Position, score
@@ -22,7 +22,7 @@ from tests.uct_reference import ReferenceNode, reference_search
 
 def fast_tree(position, iterations: int, seed: int, *, rave: bool, exploration: float,
               expand: int, rescore: int = 1) -> Tree:
-    tree = Tree(Node(position.to_move), tree_hooks(position), random.Random(seed))
+    tree = Tree(Node(position.to_move), position.rules.tree_hooks(position), random.Random(seed))
     config = UctConfig(rave=rave, exploration=exploration, rave_equiv=1000.0, expand=expand,
                        rescore=rescore, candidates=3, max_nodes=10**6, komi=0.0)
     tree.search(position, Budget(Limits(playouts=iterations), 0, lambda: False), config)

@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from engine.colour import BLACK
-from engine.search.interface import candidate_moves, tree_hooks
 
 
 @dataclass
@@ -38,12 +37,12 @@ class ReferenceNode:
 def reference_search(position, iterations: int, rng: random.Random, *, rave: bool,
                      exploration: float, rave_equiv: float = 1000.0, expand: int = 2,
                      komi: float = 0.0) -> ReferenceNode:
-    hooks = tree_hooks(position)
+    hooks = position.rules.tree_hooks(position)
     board = position.copy()
     root = ReferenceNode(position.to_move)
 
     def initialise(node: ReferenceNode) -> None:
-        moves = candidate_moves(board)
+        moves = board.legal_moves()
         if moves:
             shift = rng.randrange(len(moves))
             moves = moves[shift:] + moves[:shift]

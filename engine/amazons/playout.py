@@ -1,4 +1,4 @@
-"""Fast Amazons playouts and the evaluation used to cut them short.
+"""Fast Amazons playouts, played to the end or cut short by the evaluation.
 
 This is the clever module of the Amazons core; the tests check it against the
 plain rules of :mod:`engine.amazons.position` and a slow reference.
@@ -18,48 +18,21 @@ extra non-empty square at index ``square_count``; every ray of
 :attr:`Geometry.sentinel_rays` ends there, so a walk stops at the first
 non-empty square without a bounds test.
 
-**The evaluation** (Lieberum, TCS 349, 2005; the weights are ours). Queen and
-king distances are computed for both sides as bitboard layers (all squares at
-distance 1, 2, ...) by sliding fronts through the empty squares. From them:
-
-* ``t1``, ``t2``: per empty square +1 if the side to move is nearer (queen /
-  king distance), -1 if the opponent is, ``TIE_BONUS`` if both are equally near,
-  0 if neither can reach it;
-* ``c1 = 2 * sum(2^-D1 - 2^-D2)`` (queen), ``c2 = sum(clamp((D2 - D1) / 6, -1, 1))``
-  (king), with ``2^-inf = 0`` and a square neither side reaches counting 0;
-* ``w = sum(2^-|D1 - D2|)`` over squares both reach (queen), the phase: it
-  is 0 once every region is separated;
-* ``mobility``: sum over the opponent's amazons of ``1 / (1 + m)`` minus the
-  same over the side to move's, ``m`` being the number of squares the amazon
-  reaches in one queen move; a shut-in amazon costs 1.
-
-With the phase weight ``p = w / (w + PHASE_HALF * size)``, the raw score is
-``(1 - p) * (t1 - TEMPO) + p * (0.4 t2 + 0.3 c1 + 0.3 c2) + p * MOBILITY_WEIGHT
-* mobility``, and :func:`evaluate` returns ``tanh(raw / SCALE)``: a value in
-[-1, 1] from the side to move's point of view (exactly -1 once it has no move).
-``TEMPO`` is there because in a separated position with equal territories the
-side to move runs out first.
+The evaluation that cuts playouts short is :mod:`engine.amazons.evaluation`.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import dataclass
 
-from engine.amazons.geometry import ARROW, Geometry
-from engine.amazons.position import Move, Position, queen_reach
+from engine.amazons.evaluation import evaluate
+from engine.amazons.geometry import ARROW
+from engine.amazons.position import Move, Position
 from engine.colour import BLACK, EMPTY, WHITE
 
 REJECTION_TRIES = 16
 """Random (amazon, direction) draws before listing the open pairs."""
 
-TIE_BONUS = 0.2
-TEMPO = 0.5
-PHASE_HALF = 1.0
-"""``p = 1/2`` when ``w`` equals ``PHASE_HALF * size``."""
-MOBILITY_WEIGHT = 2.0
-SCALE = 8.0
 
 
 def _draw(board: list[int], rays, squares: list[int], random) -> tuple[int, tuple[int, ...]] | None:
@@ -167,176 +140,6 @@ def random_playout(position: Position, rng: random.Random) -> int:
             run += 1
         board[ray[int(random() * run)]] = ARROW
         colour = 3 - colour
-
-
-@dataclass(frozen=True)
-class EvaluationTerms:
-    """The parts of :func:`evaluate`, from the side to move's point of view."""
-
-    t1: float
-    """Queen-distance territory: nearer squares minus farther ones, ties ``TIE_BONUS``."""
-    t2: float
-    """The same with king distances."""
-    c1: float
-    """``2 * sum(2^-D1 - 2^-D2)`` with queen distances."""
-    c2: float
-    """``sum(clamp((D2 - D1) / 6, -1, 1))`` with king distances."""
-    w: float
-    """Phase: ``sum(2^-|D1 - D2|)`` over squares both sides reach (queen)."""
-    mobility: float
-    """Opponent's shut-in penalty minus the side to move's."""
-    phase: float
-    """``p = w / (w + PHASE_HALF * size)``: 1 in the opening, 0 once separated."""
-    raw: float
-    value: float
-    """``tanh(raw / SCALE)``."""
-
-
-def queen_distance_layers(sources: int, empty: int, geo: Geometry) -> list[int]:
-    """``layers[k]``: the empty squares whose queen distance from the nearest
-    square of ``sources`` is ``k + 1``, moving over ``empty`` squares only."""
-    steps = geo.steps
-    landing = geo.landing_masks
-    up = [(steps[d], empty & landing[d]) for d in (0, 2, 4, 6)]
-    down = [(-steps[d], empty & landing[d]) for d in (1, 3, 5, 7)]
-    layers: list[int] = []
-    reached = sources
-    frontier = sources
-    while True:
-        new = 0
-        for step, open_squares in up:
-            front = frontier
-            while True:
-                front = (front << step) & open_squares
-                if not front:
-                    break
-                new |= front
-        for step, open_squares in down:
-            front = frontier
-            while True:
-                front = (front >> step) & open_squares
-                if not front:
-                    break
-                new |= front
-        new &= ~reached
-        if not new:
-            return layers
-        layers.append(new)
-        reached |= new
-        frontier = new
-
-
-def king_distance_layers(sources: int, empty: int, geo: Geometry) -> list[int]:
-    """Like :func:`queen_distance_layers` with king steps."""
-    not_first_file = geo.landing_masks[0]
-    not_last_file = geo.landing_masks[1]
-    size = geo.size
-    layers: list[int] = []
-    reached = sources
-    frontier = sources
-    while True:
-        row = frontier | ((frontier << 1) & not_first_file) | ((frontier >> 1) & not_last_file)
-        new = (row | (row << size) | (row >> size)) & empty & ~reached
-        if not new:
-            return layers
-        layers.append(new)
-        reached |= new
-        frontier = new
-
-
-def _territory(mine: list[int], theirs: list[int]) -> float:
-    """``t``: squares nearer to me minus nearer to them, plus the tie bonus."""
-    my_reach = their_reach = 0
-    nearer = farther = ties = 0
-    for k in range(max(len(mine), len(theirs))):
-        my_layer = mine[k] if k < len(mine) else 0
-        their_layer = theirs[k] if k < len(theirs) else 0
-        my_reach |= my_layer
-        their_reach |= their_layer
-        nearer += (my_layer & ~their_reach).bit_count()
-        farther += (their_layer & ~my_reach).bit_count()
-        ties += (my_layer & their_layer).bit_count()
-    return nearer - farther + TIE_BONUS * ties
-
-
-def queen_territory(position: Position) -> dict[int, int]:
-    """Expected territory: per colour, the empty squares its amazons reach in
-    fewer queen moves than the opponent's (the "Voronoi" territory of the
-    queen-distance term ``t1``; ties and unreachable squares count for nobody)."""
-    geo = position.geometry
-    empty = geo.full_mask & ~position.occupied
-    layers = {colour: queen_distance_layers(geo.mask_of(position.amazons(colour)), empty, geo)
-              for colour in (BLACK, WHITE)}
-    result = {}
-    for colour in (BLACK, WHITE):
-        mine, theirs = layers[colour], layers[3 - colour]
-        reached_by_them = 0
-        nearer = 0
-        for k, layer in enumerate(mine):
-            if k < len(theirs):
-                reached_by_them |= theirs[k]
-            nearer |= layer & ~reached_by_them
-        result[colour] = nearer.bit_count()
-    return result
-
-
-def evaluation_terms(position: Position) -> EvaluationTerms:
-    """Every term of :func:`evaluate` (see the module docstring)."""
-    geo = position.geometry
-    me = position.to_move
-    them = 3 - me
-    occupied = position.occupied
-    empty = geo.full_mask & ~occupied
-    my_amazons = position.amazons(me)
-    their_amazons = position.amazons(them)
-    mine_bits = geo.mask_of(my_amazons)
-    theirs_bits = geo.mask_of(their_amazons)
-    queen_mine = queen_distance_layers(mine_bits, empty, geo)
-    queen_theirs = queen_distance_layers(theirs_bits, empty, geo)
-    king_mine = king_distance_layers(mine_bits, empty, geo)
-    king_theirs = king_distance_layers(theirs_bits, empty, geo)
-
-    t1 = _territory(queen_mine, queen_theirs)
-    t2 = _territory(king_mine, king_theirs)
-    c1 = 2.0 * (sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_mine))
-                - sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_theirs)))
-    w = 0.0
-    for i, my_layer in enumerate(queen_mine):
-        for j, their_layer in enumerate(queen_theirs):
-            both = my_layer & their_layer
-            if both:
-                w += both.bit_count() * 0.5 ** abs(i - j)
-    c2 = 0.0
-    for i, my_layer in enumerate(king_mine):
-        for j, their_layer in enumerate(king_theirs):
-            both = my_layer & their_layer
-            if both:
-                c2 += both.bit_count() * max(-1.0, min(1.0, (j - i) / 6))
-    king_mine_all = king_theirs_all = 0
-    for layer in king_mine:
-        king_mine_all |= layer
-    for layer in king_theirs:
-        king_theirs_all |= layer
-    c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
-
-    ray_masks = geo.ray_masks
-    mobility = (sum(1.0 / (1 + queen_reach(s, occupied, ray_masks).bit_count()) for s in their_amazons)
-                - sum(1.0 / (1 + queen_reach(s, occupied, ray_masks).bit_count()) for s in my_amazons))
-    phase = w / (w + PHASE_HALF * geo.size)
-    raw = ((1 - phase) * (t1 - TEMPO) + phase * (0.4 * t2 + 0.3 * c1 + 0.3 * c2)
-           + phase * MOBILITY_WEIGHT * mobility)
-    value = -1.0 if position.is_over() else math.tanh(raw / SCALE)
-    return EvaluationTerms(t1=t1, t2=t2, c1=c1, c2=c2, w=w, mobility=mobility,
-                           phase=phase, raw=raw, value=value)
-
-
-def evaluate(position: Position) -> float:
-    """How good ``position`` is for the side to move, in [-1, 1]; exactly -1
-    when it has no move. A heuristic (see the module docstring), meant for
-    cutting playouts short; :func:`engine.amazons.scoring.score` is exact."""
-    if position.is_over():
-        return -1.0
-    return evaluation_terms(position).value
 
 
 def cutoff_playout(position: Position, rng: random.Random, plies: int) -> float:

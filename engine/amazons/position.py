@@ -240,6 +240,11 @@ class Position:
         """Whether the position started from this size's usual start."""
         return self._initial == Position(self.size)._initial
 
+    def setup(self) -> tuple[tuple[int, ...], int] | None:
+        """``(board, to_move)`` the moves start from when that is not this
+        size's usual start (a record with set-up), else None."""
+        return None if self.is_standard_start() else self._initial
+
     # -- moves as text -------------------------------------------------------
     def format_square(self, square: int) -> str:
         return self.geometry.names[square]

@@ -86,6 +86,26 @@ class Score:
             raise CannotScore(self.reason)
         return f"{'W' if self.winner == WHITE else 'B'}+{self.margin}"
 
+    def describe(self, position: Position) -> list[str]:
+        """For people: the result and how it was decided, else why there is
+        none yet; then each colour's territory."""
+        if self.winner is None:
+            lines = [f"not decided yet ({self.reason})"]
+        else:
+            lines = [f"result: {self.gtp_result()} ({_NAMES[self.winner]} wins; {self.reason})"]
+        lines.append(f"  territory: white {self.territory[WHITE]}, black {self.territory[BLACK]}")
+        return lines
+
+    def to_json(self, position: Position) -> dict:
+        """JSON-ready data: the margin, whether it is exact, the territories
+        and the reason."""
+        return {"margin": self.margin, "margin_exact": self.margin_exact,
+                "territory": {_NAMES[c]: n for c, n in self.territory.items()},
+                "reason": self.reason}
+
+
+_NAMES = {BLACK: "black", WHITE: "white"}
+
 
 class _OutOfBudget(Exception):
     pass

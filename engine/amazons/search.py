@@ -30,9 +30,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.amazons.playout import cutoff_playout, evaluate
+from engine.amazons.evaluation import evaluate
+from engine.amazons.playout import cutoff_playout
 from engine.amazons.position import Move, Position, queen_reach
-from engine.search.base import Budget, Limits, Player, SearchResult, follows, never_stop, start_key
+from engine.search.base import Budget, Limits, SearchResult, never_stop
+from engine.search.tree import TreePlayer, most_visited
 
 # What the side to move chooses at a node (its *kind*). A position node is
 # where a whole move starts: PICK_AMAZON, PICK_PAIR or PICK_MOVE, by ``split``.
@@ -89,8 +91,7 @@ class Node:
 
     def best_slot(self) -> int:
         """The most visited slot; more wins breaks a tie, then the better ordered."""
-        visits, wins = self.child_visits, self.child_wins
-        return max(range(len(visits)), key=lambda slot: (visits[slot], wins[slot], -slot))
+        return most_visited(self.child_visits, self.child_wins)
 
 
 @dataclass(frozen=True)
@@ -322,6 +323,12 @@ class Tree:
             stack.extend(here.children.values())
         self.node_count = count
 
+    def step(self, node: Node, colour: int, move: Move) -> Node | None:
+        """The position node after ``colour`` plays ``move`` from ``node``, if
+        the tree has it (None also when ``colour`` is not to move there: a
+        set-up with two moves of one colour)."""
+        return self.descend(node, move) if node.to_move == colour else None
+
     def descend(self, node: Node, move: Move) -> Node | None:
         """The position node after ``move`` from position node ``node``, if
         the tree has it."""
@@ -534,7 +541,7 @@ class Tree:
         return pv
 
 
-class AmazonsMcts(Player):
+class AmazonsMcts(TreePlayer):
     """MCTS with an evaluation cut-off for Amazons (see docs/search-amazons.md)."""
 
     name = "amazons-mcts"
@@ -556,12 +563,7 @@ class AmazonsMcts(Player):
         "komi": (float, 0.0),
     }
 
-    def __init__(self, seed: int | None = None, **params: str) -> None:
-        self._tree: Tree | None = None
-        self._tree_key: tuple | None = None
-        self._tree_history: list = []
-        super().__init__(seed, **params)
-        self.rng = random.Random(seed)
+    KEEPS_TREE = frozenset({"playouts"})
 
     def check_param(self, name: str, value: Any) -> Any:
         problem = None
@@ -583,15 +585,6 @@ class AmazonsMcts(Player):
             raise ValueError(problem)
         return value.lower() if name == "order" else value
 
-    def param_changed(self, name: str) -> None:
-        if name != "playouts":
-            self._tree = None  # statistics gathered under other settings
-
-    @property
-    def tree(self) -> Tree | None:
-        """The search tree kept from the last search (None before the first)."""
-        return self._tree
-
     def config(self) -> MctsConfig:
         v = self.values
         return MctsConfig(
@@ -603,12 +596,12 @@ class AmazonsMcts(Player):
 
     def genmove(self, position: Position, limits: Limits,
                 should_stop: Callable[[], bool] = never_stop) -> SearchResult:
-        if getattr(position, "game", None) != "amazons":
-            raise ValueError(f"{self.name} plays Amazons only, not {getattr(position, 'game', position)!r}")
+        if not isinstance(position, Position):
+            raise ValueError(f"{self.name} plays Amazons only, not {position!r}")
         budget = IterationBudget(limits, self.values["playouts"], should_stop)
         if position.is_over():
             return SearchResult(move=None)  # no legal move: the only resignation
-        tree = self._tree_for(position)
+        tree = self.tree_for(position)
         if position.count_moves() == 1:
             budget.playouts = 1  # a forced move needs no thought
         config = self.config()
@@ -623,28 +616,5 @@ class AmazonsMcts(Player):
             root=tree.move_statistics(),
         )
 
-    def _tree_for(self, position: Position) -> Tree:
-        """The tree for ``position``: the kept subtree when the position follows
-        from the last one searched, else a new tree."""
-        key = start_key(position)
-        history = position.history
-        old = self._tree_history
-        tree = self._tree
-        if tree is not None and self.values["reuse"] and self._tree_key == key and follows(history, old):
-            node: Node | None = tree.root
-            for colour, move in history[len(old):]:
-                if node.to_move != colour:  # set up with two moves of one colour
-                    node = None
-                    break
-                node = tree.descend(node, move)
-                if node is None:
-                    break
-            if node is not None and node.to_move == position.to_move:
-                tree.reroot(node)
-                self._tree_history = list(history)
-                return tree
-        root = Node(POSITION_KIND[self.values["split"]], position.to_move)
-        self._tree = Tree(root, self.rng)
-        self._tree_key = key
-        self._tree_history = list(history)
-        return self._tree
+    def new_tree(self, position: Position) -> Tree:
+        return Tree(Node(POSITION_KIND[self.values["split"]], position.to_move), self.rng)

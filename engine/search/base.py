@@ -77,10 +77,9 @@ def follows(history: list, earlier: list) -> bool:
 
 
 def start_key(position) -> tuple:
-    """What a game's moves start from: game, size and, where the game can be
-    set up (an Amazons record with set-up), the initial board."""
-    start = getattr(position, "initial_board", None)
-    return (position.game, position.size, start)
+    """What a game's moves start from: game, size and, for a set-up position
+    (an Amazons record with set-up), the board they start from."""
+    return (position.game, position.size, position.setup())
 
 
 def never_stop() -> bool:

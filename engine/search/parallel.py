@@ -103,7 +103,7 @@ class ParallelRun:
 def _worker(index: int, game: str, size: int, player: str, seed: int | None,
             params: dict[str, str], limits: Limits, barrier: Any, replies: Any) -> None:
     from engine.games import new_position
-    from engine.search import make_player
+    from engine.players import make_player
 
     searcher = make_player(player, seed=seed, **params)
     position = new_position(game, size)

@@ -8,7 +8,6 @@ import random
 from typing import Callable
 
 from engine.search.base import Budget, Limits, Player, SearchResult, never_stop
-from engine.search.interface import candidate_moves, pass_move, passing_wins, playout_winner
 
 
 class RandomPlayer(Player):
@@ -23,9 +22,9 @@ class RandomPlayer(Player):
         self.rng = random.Random(seed)
 
     def genmove(self, position, limits: Limits, should_stop: Callable[[], bool] = never_stop) -> SearchResult:
-        moves = candidate_moves(position)
+        moves = position.legal_moves()
         if not moves:
-            return SearchResult(move=pass_move(position))
+            return SearchResult(move=position.rules.no_move(position, self.values["komi"]))
         move = self.rng.choice(moves)
         return SearchResult(move=move, pv=[move])
 
@@ -43,22 +42,23 @@ class FlatPlayer(Player):
 
     def genmove(self, position, limits: Limits, should_stop: Callable[[], bool] = never_stop) -> SearchResult:
         komi = self.values["komi"]
-        moves = candidate_moves(position)
+        moves = position.legal_moves()
         if not moves:
-            return SearchResult(move=pass_move(position))
-        if passing_wins(position, komi):
-            return SearchResult(move=pass_move(position), winrate=1.0)
+            return SearchResult(move=position.rules.no_move(position, komi))
+        if position.rules.passing_wins(position, komi):
+            return SearchResult(move=position.rules.no_move(position, komi), winrate=1.0)
         me = position.to_move
         wins = [0] * len(moves)
         tries = [0] * len(moves)
         budget = Budget(limits, self.values["playouts"], should_stop)
         board = position.copy()
         rng = self.rng
+        playout = position.rules.playout_winner
         i = 0
         while budget.more() or budget.done < len(moves):
             # Every move gets at least one playout so the choice is informed.
             board.play(moves[i])
-            winner = playout_winner(board, rng, komi)
+            winner = playout(board, rng, komi)
             board.undo()
             tries[i] += 1
             if winner == me:

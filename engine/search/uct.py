@@ -2,8 +2,8 @@
 
 Monte Carlo tree search with UCB1 selection, AMAF/RAVE blending, an expansion
 threshold, the final move by visit count, and tree reuse between moves. The
-search sees a game only through :mod:`engine.search.interface` and the
-position API; docs/search.md explains the algorithm and every parameter.
+search sees a game only through its descriptor (``position.rules``, an
+:class:`engine.game.Game`) and the position API; docs/search.md explains the algorithm and every parameter.
 
 Why it is fast enough in CPython (the cost per iteration is the point; the
 playout itself is ~65 us on the 10-ring board):
@@ -41,8 +41,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.colour import BLACK
-from engine.search.base import Budget, Limits, Player, SearchResult, follows, never_stop, start_key
-from engine.search.interface import TreeHooks, candidate_moves, pass_move, passing_wins, tree_hooks
+from engine.game import TreeHooks
+from engine.search.base import Budget, Limits, SearchResult, follows, never_stop, start_key
+from engine.search.tree import TreePlayer, most_visited
 
 FIELD_BYTES = 4
 """Bytes per AMAF counter: 32-bit fields overflow only after 2**31 playouts
@@ -125,8 +126,7 @@ class Node:
 
     def best_slot(self) -> int:
         """The most visited slot (more wins breaks a tie, then the first slot)."""
-        visits, wins = self.child_visits, self.child_wins
-        return max(range(len(visits)), key=lambda slot: (visits[slot], wins[slot]))
+        return most_visited(self.child_visits, self.child_wins)
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,10 @@ class Tree:
         self.owned_by_black = 0
         """Packed per-point counts of playouts black owned the point in (from this root)."""
         self.owner_samples = 0
+
+    def step(self, node: Node, colour: int, move: Any) -> Node | None:
+        """The node after ``colour`` plays ``move`` from ``node``, if the tree has it."""
+        return node.child_for(colour, move)
 
     def reroot(self, node: Node) -> None:
         """Keep only the subtree of ``node``."""
@@ -246,7 +250,7 @@ class Tree:
             budget.done += 1
 
     def _init_node(self, node: Node, board, rave: bool) -> None:
-        moves = candidate_moves(board)
+        moves = board.legal_moves()  # never a pass: see UctPlayer.genmove
         if moves:
             # Rotate by a random amount: value ties go to the highest slot, and
             # this keeps that from favouring one part of the board.
@@ -378,7 +382,7 @@ class Tree:
         return pv
 
 
-class UctPlayer(Player):
+class UctPlayer(TreePlayer):
     """UCT with RAVE, tree reuse and optional resigning (see docs/search.md)."""
 
     name = "uct"
@@ -400,14 +404,10 @@ class UctPlayer(Player):
     }
 
     def __init__(self, seed: int | None = None, **params: str) -> None:
-        self._tree: Tree | None = None
-        self._tree_key: tuple | None = None
-        self._tree_history: list = []
         self._low_history: list = []
         self._low_key: tuple | None = None
         self._low_moves = 0
         super().__init__(seed, **params)
-        self.rng = random.Random(seed)
 
     def check_param(self, name: str, value: Any) -> Any:
         if name == "rave_equiv" and value <= 0:
@@ -415,14 +415,6 @@ class UctPlayer(Player):
         if name in ("rescore", "candidates") and value < 1:
             raise ValueError(f"{name} must be at least 1")
         return value
-
-    def param_changed(self, name: str) -> None:
-        self._tree = None  # statistics gathered under other settings
-
-    @property
-    def tree(self) -> Tree | None:
-        """The search tree kept from the last search (None before the first)."""
-        return self._tree
 
     def config(self, amaf: bool = True) -> UctConfig:
         """The search settings; without AMAF masks (a game such as the
@@ -444,12 +436,15 @@ class UctPlayer(Player):
     def genmove(self, position, limits: Limits, should_stop: Callable[[], bool] = never_stop) -> SearchResult:
         budget = Budget(limits, self.values["playouts"], should_stop)
         komi = self.values["komi"]
-        moves = candidate_moves(position)
+        rules = position.rules
+        # Passing is never a candidate: a player passes only when no move is
+        # left, or when the opponent has just passed and passing wins.
+        moves = position.legal_moves()
         if not moves:
-            return SearchResult(move=pass_move(position, komi))
-        if passing_wins(position, komi):
-            return SearchResult(move=pass_move(position, komi), winrate=1.0)
-        tree = self._tree_for(position)
+            return SearchResult(move=rules.no_move(position, komi))
+        if rules.passing_wins(position, komi):
+            return SearchResult(move=rules.no_move(position, komi), winrate=1.0)
+        tree = self.tree_for(position)
         config = self.config(amaf=tree.hooks.amaf_width > 0)
         if len(moves) == 1:
             budget.playouts = 1  # a forced move needs no thought
@@ -472,27 +467,8 @@ class UctPlayer(Player):
             result.move = None
         return result
 
-    def _tree_for(self, position) -> Tree:
-        """The tree for ``position``: the kept subtree when the position follows
-        from the last one searched, else a new tree."""
-        key = start_key(position)
-        history = position.history
-        old = self._tree_history
-        tree = self._tree
-        if tree is not None and self.values["reuse"] and self._tree_key == key and follows(history, old):
-            node: Node | None = tree.root
-            for colour, move in history[len(old):]:
-                node = node.child_for(colour, move)
-                if node is None:
-                    break
-            if node is not None and node.to_move == position.to_move:
-                tree.reroot(node)
-                self._tree_history = list(history)
-                return tree
-        self._tree = Tree(Node(position.to_move), tree_hooks(position), self.rng)
-        self._tree_key = key
-        self._tree_history = list(history)
-        return self._tree
+    def new_tree(self, position) -> Tree:
+        return Tree(Node(position.to_move), position.rules.tree_hooks(position), self.rng)
 
     def _should_resign(self, position, winrate: float | None) -> bool:
         """True once the win rate has stayed below ``resign`` for

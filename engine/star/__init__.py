@@ -1,8 +1,10 @@
 """The *Star rules core: geometry and labels, the position, scoring, and the
-fast random playout used by the search."""
+fast random playout used by the search, and the descriptor :data:`STAR` that
+tells everything outside this package what *Star is."""
 
 from engine.star.geometry import Geometry, geometry
 from engine.star.position import PASS, Position
 from engine.star.scoring import ColourScore, Score, StarInfo, score
+from engine.star.game import STAR  # also sets Position.rules
 
-__all__ = ["Geometry", "geometry", "PASS", "Position", "ColourScore", "Score", "StarInfo", "score"]
+__all__ = ["Geometry", "geometry", "PASS", "Position", "ColourScore", "Score", "StarInfo", "score", "STAR"]

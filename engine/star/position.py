@@ -45,6 +45,10 @@ class Position:
         self._empty_count = self.geometry.cell_count
         self._movers: list[int] = []  # to_move before each move, so undo restores it
 
+    def setup(self) -> None:
+        """*Star games always start from the empty board: no set-up."""
+        return None
+
     @property
     def rings(self) -> int:
         return self.geometry.rings

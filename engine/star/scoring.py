@@ -73,6 +73,50 @@ class Score:
     def of(self, colour: int) -> ColourScore:
         return self.black if colour == BLACK else self.white
 
+    def describe(self, position) -> list[str]:
+        """The breakdown for people: a table of both colours in all three
+        systems, each star with its owned pericells, the dead groups, and the
+        result."""
+        label = position.format_move
+        lines = [f"score (komi {format_number(self.komi)}): conventional, simplified and Schmittberger",
+                 f"  {'':<7}{'stars':>6}{'peris':>6}{'quarks':>7}{'quark peri':>11}"
+                 f"{'conventional':>13}{'simplified':>11}{'Schmittberger':>14}"]
+        for colour in (BLACK, WHITE):
+            totals = self.of(colour)
+            schmittberger = self.schmittberger[colour]
+            lines.append(f"  {_NAMES[colour]:<7}{totals.stars:>6}{totals.peris:>6}{totals.quarks:>7}"
+                         f"{totals.quark_peri:>11}{format_number(self.conventional[colour]):>13}"
+                         f"{format_number(self.simplified[colour]):>11}"
+                         f"{('+' if schmittberger > 0 else '') + format_number(schmittberger):>14}")
+        for star in self.stars:
+            cells = " ".join(label(c) for c in star.pericells)
+            lines.append(f"  {_NAMES[star.colour]} star: {plural(len(star.pericells), 'peri')}, "
+                         f"{plural(star.quarks, 'quark')}: {cells}")
+        if self.dead_groups:
+            groups = ", ".join(" ".join(label(c) for c in group) for group in self.dead_groups)
+            lines.append(f"  dead (not stars): {groups}")
+        if self.winner is None:
+            verdict = "a tie"
+        else:
+            verdict = f"{_NAMES[self.winner]} wins" + (" on quarks" if self.margin == 0 else "")
+        lines.append(f"  result: {self.gtp_result()} ({verdict})")
+        return lines
+
+    def to_json(self, position) -> dict:
+        """The breakdown as JSON-ready data, cells as labels."""
+        label = position.format_move
+        return {
+            "margin": self.margin,
+            "komi": self.komi,
+            **{name: {"peris": self.of(c).peris, "quarks": self.of(c).quarks,
+                      "quark_peri": self.of(c).quark_peri, "stars": self.of(c).stars,
+                      "conventional": self.conventional[c], "simplified": self.simplified[c],
+                      "schmittberger": self.schmittberger[c]} for c, name in _NAMES.items()},
+            "stars": [{"colour": _NAMES[star.colour], "pericells": [label(cell) for cell in star.pericells],
+                       "quarks": star.quarks} for star in self.stars],
+            "dead_groups": len(self.dead_groups),
+        }
+
     def gtp_result(self) -> str:
         """``B+n`` / ``W+n``; ``B+0`` / ``W+0`` when the quark tie-break decides
         a zero margin; ``0`` only for a full tie."""
@@ -85,6 +129,14 @@ class Score:
         if self.winner == WHITE:
             return "W+0"
         return "0"
+
+
+_NAMES = {BLACK: "black", WHITE: "white"}
+
+
+def plural(count: int, word: str) -> str:
+    """``1 quark``, ``2 quarks``."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def format_number(value: float) -> str:

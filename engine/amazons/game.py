@@ -1,0 +1,72 @@
+"""The Amazons' descriptor: everything the search, the server and the tools
+know about the Game of the Amazons, in one object (:data:`AMAZONS`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.amazons.evaluation import queen_territory
+from engine.amazons.geometry import DEFAULT_SIZE, SIZES
+from engine.amazons.playout import random_playout
+from engine.amazons.position import Position
+from engine.amazons.scoring import Score, score
+from engine.amazons.search import AmazonsMcts
+from engine.amazons.sgf import read_sgf, write_sgf
+from engine.colour import WHITE
+from engine.game import Game, moves_left_from_cells, plain_tree_hooks
+
+
+def _score(position: Position, komi: float) -> Score:
+    return score(position)  # komi means nothing here
+
+
+def _from_setup(board: Sequence[int], to_move: int) -> Position:
+    return Position.from_board(list(board), to_move)
+
+
+def _playout_winner(position: Position, rng: random.Random, komi: float) -> int:
+    return random_playout(position, rng)
+
+
+_HOOKS = plain_tree_hooks(_playout_winner)
+
+
+def _no_move(position: Position, komi: float) -> None:
+    return None  # no pass in the Amazons: a player without a move resigns
+
+
+def _moves_left(size: int, plies: int) -> int:
+    return moves_left_from_cells(size * size - 8, plies)  # each ply fills a square with an arrow
+
+
+def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
+    """``territory MINE THEIRS``: the squares each side reaches first."""
+    territory = queen_territory(position)
+    return f"territory {territory[colour]} {territory[3 - colour]}"
+
+
+AMAZONS = Game(
+    name="amazons",
+    title="Amazons",
+    sizes=SIZES,
+    default_size=DEFAULT_SIZE,
+    size_word="squares a side",
+    position=Position,
+    from_setup=_from_setup,
+    score=_score,
+    playout_winner=_playout_winner,
+    tree_hooks=lambda position: _HOOKS,
+    no_move=_no_move,
+    moves_left=_moves_left,
+    strongest_player="amazons-mcts",
+    players={"amazons-mcts": AmazonsMcts},
+    analysis=_analysis,
+    write_record=write_sgf,
+    read_record=read_sgf,
+    commands=("printsgf",),
+    move_hint="from-to/arrow, such as d1-d7/g7",
+    human_colour=WHITE,
+)
+
+Position.rules = AMAZONS

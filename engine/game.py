@@ -1,0 +1,196 @@
+"""What a game is, for everything outside its own package: one descriptor.
+
+Each game package (``engine/star``, ``engine/amazons``) builds one
+:class:`Game` in its ``game.py`` and sets it as its position class's
+``rules``; :mod:`engine.games` lists them. The search, the server, the match
+runner, the console and the pictures ask the descriptor (``position.rules``)
+what they need, and never which game it is: a new game is a new package with
+a descriptor, and nothing else changes.
+
+Every position meets the :class:`Position` protocol, so no caller probes a
+position's attributes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Position(Protocol):
+    """The surface every game's position offers."""
+
+    rules: Game
+    """The game's descriptor (a class attribute)."""
+    game: str
+    """The game's name, ``rules.name``."""
+    to_move: int
+    history: list[tuple[int, Any]]
+    """``(colour, move)`` of every move played, oldest first."""
+
+    @property
+    def size(self) -> int: ...
+
+    def legal_moves(self) -> list[Any]: ...
+
+    def is_legal(self, move: Any, colour: int | None = None) -> bool: ...
+
+    def play(self, move: Any, colour: int | None = None) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def copy(self) -> Position: ...
+
+    def is_over(self) -> bool: ...
+
+    def winner(self) -> int | None: ...
+
+    def parse_move(self, text: str) -> Any: ...
+
+    def format_move(self, move: Any) -> str: ...
+
+    def perft(self, depth: int) -> int: ...
+
+    def render_text(self) -> str: ...
+
+    def setup(self) -> tuple[tuple[int, ...], int] | None:
+        """``(board, to_move)`` the moves start from when that is not the
+        game's usual start (a loaded record with set-up), else None."""
+        ...
+
+
+class ScoreReport(Protocol):
+    """A score breakdown that describes itself."""
+
+    winner: int | None
+
+    def gtp_result(self) -> str:
+        """``B+n`` / ``W+n`` / ``0``; CannotScore (a GameError) when it cannot."""
+        ...
+
+    def describe(self, position: Position) -> list[str]:
+        """The breakdown for people, a line each."""
+        ...
+
+    def to_json(self, position: Position) -> dict[str, Any]:
+        """The breakdown as JSON-ready data (moves as text)."""
+        ...
+
+
+@dataclass(frozen=True)
+class TreeHooks:
+    """What a tree search needs from one game and board size beyond the
+    position API: a playout that also says which moves each colour "got"
+    (for AMAF/RAVE), and where each move sits in those owner masks.
+
+    A game without AMAF has ``amaf_width == 0``; its owner masks are 0.
+    """
+
+    amaf_width: int
+    """Number of bit positions in the owner masks (0: no AMAF)."""
+    amaf_index: Callable[[Any], int]
+    """Move -> its bit position ``0 <= i < amaf_width`` in the owner masks."""
+    playout: Callable[[Any, random.Random, float], tuple[int | None, int, int]]
+    """``(position, rng, komi) -> (winner, black_mask, white_mask)``: a random
+    playout; the masks hold the bits of the moves each colour made, or owned
+    at the end (*Star: the cells of each colour on the full board)."""
+    owners: Callable[[int, int], int] | None = None
+    """For analysis: ``(black_mask, white_mask)`` of a playout -> the mask of
+    the scoring points black owns at its end (*Star: pericells)."""
+    owner_points: tuple = ()
+    """The moves (points) whose ownership is reported, in board order, and
+    each one's bit in the ``owners`` mask: ``((move, bit), ...)``."""
+
+
+def plain_tree_hooks(playout_winner: Callable[[Any, random.Random, float], int | None]) -> TreeHooks:
+    """Hooks for a game without AMAF masks: the playout's winner only."""
+
+    def playout(board: Any, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
+        return playout_winner(board, rng, komi), 0, 0
+
+    def no_index(move: Any) -> int:
+        raise ValueError("this game has no AMAF owner masks")
+
+    return TreeHooks(0, no_index, playout)
+
+
+def moves_left_from_cells(cells: int, plies_played: int) -> int:
+    """How many more moves one player should expect in a game where each ply
+    fills one of ``cells`` (a stone, an arrow): a clock's budget divisor.
+    Real games stop earlier, so only 70% of the rest is counted, halved
+    between the players; at least 10, so the clock is never spent on one move.
+
+    >>> moves_left_from_cells(275, 0)   # 275 * 0.7 / 2 = 96.25
+    97
+    """
+    plies_left = max(0, cells - plies_played)
+    return max(10, math.ceil(plies_left * 0.7 / 2))
+
+
+def never_passes(position: Any, komi: float) -> bool:
+    """For games without passing: passing never wins."""
+    return False
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the rest of the engine and the tools know about one game."""
+
+    name: str
+    """Lower-case name used on the command line and in the protocol."""
+    title: str
+    """For people: ``*Star``, ``Amazons``."""
+    sizes: tuple[int, ...]
+    default_size: int
+    size_word: str
+    """What a size counts: ``rings``, ``squares a side``."""
+    position: Callable[[int], Position]
+    """An empty position of a size; BadSize for a size the game does not have."""
+    from_setup: Callable[[Sequence[int], int], Position]
+    """A position set up from square contents and the side to move."""
+    score: Callable[[Position, float], ScoreReport]
+    """``(position, komi) -> breakdown``; a GameError when it cannot score."""
+    playout_winner: Callable[[Position, random.Random, float], int | None]
+    """Play the position out at random: the winner (None: a tie)."""
+    tree_hooks: Callable[[Position], TreeHooks]
+    """What the UCT search needs for this position's size."""
+    no_move: Callable[[Position, float], Any]
+    """The move of a player with nothing to play: *Star's pass, or None
+    (Amazons: resign)."""
+    passing_wins: Callable[[Position, float], bool] = never_passes
+    """The opponent just passed and passing now wins for the side to move."""
+    moves_left: Callable[[int, int], int] = lambda size, plies: 10
+    """``(size, plies played) -> moves one player should still expect``, the
+    clock's budget divisor."""
+    uses_komi: bool = False
+    """Whether komi means anything in this game's score."""
+    strongest_player: str = "uct"
+    """The player that ``auto`` uses for this game."""
+    players: dict[str, type] = field(default_factory=dict)
+    """Players of this game only, by name (the Amazons MCTS)."""
+    analysis: Callable[[Position, int, Sequence[tuple[str, float]]], str] | None = None
+    """The game's extra lz-analyze field from the position, the colour
+    analysed and the ownership shares: ``ownership ...``, ``territory ...``."""
+    wants_ownership: bool = False
+    """Whether the search should count ownership for analysis."""
+    write_record: Callable[..., str] | None = None
+    """SGF text of a position's game (``result`` keyword optional), or None."""
+    read_record: Callable[[str], Position] | None = None
+    """A position from SGF text; GameError when unreadable."""
+    commands: tuple[str, ...] = ()
+    """Protocol commands that work only in this game (``list_stars``)."""
+    move_hint: str = ""
+    """How a move is written, for people: ``a cell label such as S43, or pass``."""
+    human_colour: int = 1
+    """The colour a person plays by default in the console (the first mover)."""
+
+    def new_position(self, size: int | None = None) -> Position:
+        """An empty position; the default size when ``size`` is None."""
+        return self.position(self.default_size if size is None else size)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"

@@ -1,0 +1,99 @@
+"""*Star's descriptor: everything the search, the server and the tools know
+about *Star, in one object (:data:`STAR`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from engine.colour import BLACK
+from engine.errors import GameError
+from engine.game import Game, TreeHooks, moves_left_from_cells
+from engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
+from engine.star.playout import layout, peri_owners, playout_bits, random_playout
+from engine.star.position import PASS, Position
+from engine.star.scoring import Score, score
+
+
+def _score(position: Position, komi: float) -> Score:
+    return score(position, komi)
+
+
+def _from_setup(board: Sequence[int], to_move: int) -> Position:
+    raise GameError("*Star positions are not set up, only played")
+
+
+def _playout_winner(position: Position, rng: random.Random, komi: float) -> int | None:
+    return random_playout(position, rng, komi).winner
+
+
+@lru_cache(maxsize=None)
+def _hooks(rings: int) -> TreeHooks:
+    lay = layout(rings)
+    cell_bit = tuple(bit.bit_length() - 1 for bit in lay.bit_of)
+
+    def star_playout(board: Position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
+        return playout_bits(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
+
+    def star_owners(black: int, white: int) -> int:
+        return peri_owners(black, white, lay)
+
+    pericells = geometry(rings).perimeter
+    return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout, star_owners,
+                     tuple((cell, cell_bit[cell]) for cell in pericells))
+
+
+def _tree_hooks(position: Position) -> TreeHooks:
+    """AMAF masks are the cells' bits; ownership is reported per pericell."""
+    return _hooks(position.size)
+
+
+def _no_move(position: Position, komi: float) -> int:
+    return PASS
+
+
+def _passing_wins(position: Position, komi: float) -> bool:
+    """The opponent has just passed and the current score already wins for
+    the side to move, so a pass ends the game with a win."""
+    if not position.history or position.history[-1][1] != PASS:
+        return False
+    return score(position, komi).winner == position.to_move
+
+
+def _moves_left(size: int, plies: int) -> int:
+    return moves_left_from_cells(geometry(size).cell_count, plies)
+
+
+def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
+    """``ownership O1 O2 ...`` per pericell, from ``colour``'s side, in -1..1."""
+    if not ownership:
+        return ""
+    sign = 1 if colour == BLACK else -1
+    return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
+
+
+STAR = Game(
+    name="star",
+    title="*Star",
+    sizes=tuple(range(MIN_RINGS, MAX_RINGS + 1)),
+    default_size=10,
+    size_word="rings",
+    position=Position,
+    from_setup=_from_setup,
+    score=_score,
+    playout_winner=_playout_winner,
+    tree_hooks=_tree_hooks,
+    no_move=_no_move,
+    passing_wins=_passing_wins,
+    moves_left=_moves_left,
+    uses_komi=True,
+    strongest_player="uct",
+    analysis=_analysis,
+    wants_ownership=True,
+    commands=("list_stars",),
+    move_hint="a cell label such as S43, or pass",
+    human_colour=BLACK,
+)
+
+Position.rules = STAR
