@@ -1,5 +1,5 @@
 """Regenerate the pictures of docs/pictures.md (docs/img/*.svg) with the
-project's own renderer, :func:`protocol.svg.position_svg`.
+project's own renderer, :func:`protocol.pictures.position_svg`.
 
     python examples/render_examples.py [--out docs/img]
 
@@ -25,7 +25,7 @@ from engine.players import make_player  # noqa: E402
 from engine.search import Limits  # noqa: E402
 from engine.star import PASS, Position, score  # noqa: E402
 from engine.star.scoring import format_number  # noqa: E402
-from protocol.svg import describe, position_svg  # noqa: E402
+from protocol.pictures import describe, position_svg  # noqa: E402
 
 EXAMPLES = ROOT / "tests" / "data" / "star_examples.txt"
 

@@ -23,7 +23,7 @@ import shlex
 import sys
 
 from protocol.controller import EngineSpec, GtpController
-from protocol.match import EngineEntry, MatchSettings, format_summary, run_match
+from protocol.tools.match import EngineEntry, MatchSettings, format_summary, run_match
 
 
 def serve(*options: str) -> str:

@@ -29,12 +29,12 @@ from typing import Any, NoReturn
 
 # subcommand name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("protocol.server", "run the protocol server on stdin/stdout or TCP"),
-    "match": ("protocol.match", "referee engine-vs-engine games"),
-    "bench": ("protocol.bench", "measure playouts and search speed"),
-    "demo": ("protocol.demo", "play a random *Star game and print its score breakdown"),
-    "render": ("protocol.render", "draw a game record (results line, SGF, move list) as SVG"),
-    "play": ("protocol.console", "play against the engine, or a raw protocol console"),
+    "serve": ("protocol.server.serve", "run the protocol server on stdin/stdout or TCP"),
+    "match": ("protocol.tools.match", "referee engine-vs-engine games"),
+    "bench": ("protocol.tools.bench", "measure playouts and search speed"),
+    "demo": ("protocol.tools.demo", "play a random *Star game and print its score breakdown"),
+    "render": ("protocol.tools.render", "draw a game record (results line, SGF, move list) as SVG"),
+    "play": ("protocol.tools.console", "play against the engine, or a raw protocol console"),
 }
 
 
@@ -119,7 +119,7 @@ class CommandLineParser(argparse.ArgumentParser):
 
 def version_text() -> str:
     """``stargtp X.Y.Z``, the installed package's version."""
-    from protocol.commands import engine_version
+    from protocol.server.commands import engine_version
 
     return f"stargtp {engine_version()}"
 

@@ -12,9 +12,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol import server
-from protocol.server import Conversation
-from protocol.session import Session, SessionConfig
+from protocol.server import serve as server
+from protocol.server.serve import Conversation
+from protocol.server.session import Session, SessionConfig
 
 REPO = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"

@@ -12,7 +12,7 @@ from engine.amazons.evaluation import queen_territory
 from engine.amazons.position import Position as AmazonsPosition
 from engine.colour import EMPTY
 from engine.star import Position
-from protocol.session import SessionConfig
+from protocol.server.session import SessionConfig
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, serve_command, split_responses, subprocess_env
 
 

@@ -21,7 +21,7 @@ from protocol.cli import (
     positive_int,
     report_option_error,
 )
-from protocol.commands import engine_version
+from protocol.server.commands import engine_version
 
 ROOT = Path(__file__).resolve().parent.parent
 

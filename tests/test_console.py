@@ -29,8 +29,8 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import Position, score
-from protocol import console
-from protocol.console import (
+from protocol.tools import console
+from protocol.tools.console import (
     HumanGame,
     RawConsole,
     TerminalUI,

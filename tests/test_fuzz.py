@@ -19,8 +19,8 @@ from engine.colour import BLACK, WHITE
 from engine.errors import GameError
 from engine.games import new_position
 from gtp_helpers import HANG_SECONDS, REPO, RESPONSE, config_for, serve_command, subprocess_env
-from protocol.server import Conversation
-from protocol.session import Session
+from protocol.server.serve import Conversation
+from protocol.server.session import Session
 
 LINES = 12_000
 SEED = 20240601

@@ -29,10 +29,10 @@ from engine.colour import BLACK, WHITE
 from engine.games import new_position
 from engine.star.scoring import score
 from protocol.controller import EngineSpec
-from protocol.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
+from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
                             TIMEOUT, EngineEntry, MatchSettings, RefereeClock, TimeControl, deal, format_summary,
                             run_match, save_sgf, schedule, summarise)
-from protocol.records import ResultsError, read_results
+from protocol.tools.match.results import ResultsError, read_results
 from protocol.stats import Sprt, Tally
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -319,7 +319,7 @@ def test_fixed_playouts_matches_are_reproducible() -> None:
 def test_openings_are_played_with_both_colours(tmp_path: Path) -> None:
     book = tmp_path / "openings.txt"
     book.write_text("# two openings\ns43 *10\n\nT21   # one move\n")
-    from protocol.match import read_openings
+    from protocol.tools.match import read_openings
 
     openings = read_openings(str(book), "star", 4)
     assert openings == (("S43", "*10"), ("T21",))
@@ -444,7 +444,7 @@ def test_schedule_and_dealing_keep_pairs_together() -> None:
 
 
 def test_results_file_repairs_only_a_torn_tail_and_is_locked(tmp_path: Path) -> None:
-    from protocol.records import ResultsFile
+    from protocol.tools.match.results import ResultsFile
 
     path = tmp_path / "r.jsonl"
     with ResultsFile.open(str(path), {"game": "star"}) as results:
@@ -476,7 +476,7 @@ def test_engine_commands_get_the_playouts_and_the_slot():
 
 
 def test_amazons_sgf_goes_beside_the_results_by_default():
-    from protocol.match import default_sgf_dir
+    from protocol.tools.match import default_sgf_dir
 
     assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
     assert default_sgf_dir("star", "runs/games.jsonl") is None
@@ -520,7 +520,7 @@ def test_match_settings_refuse_values_that_cannot_work(tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_no_results_file_is_refused_and_left_intact(tmp_path: Path) -> None:
-    from protocol.records import ResultsFile
+    from protocol.tools.match.results import ResultsFile
 
     for text in ("hello", "# notes\nmore notes\n", '{"some": "json"}\n'):
         path = tmp_path / "notes.txt"

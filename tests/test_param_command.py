@@ -2,7 +2,7 @@
 
 import asyncio
 
-from protocol.session import SessionConfig
+from protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses
 
 

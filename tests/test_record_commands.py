@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from engine.amazons.position import Position as AmazonsPosition
 from engine.amazons.sgf import read_sgf, write_sgf
-from protocol.session import SessionConfig
-from protocol.workers import _WorkerGame
+from protocol.server.session import SessionConfig
+from protocol.server.workers import _WorkerGame
 from tests.gtp_helpers import converse, split_responses
 
 CONFIG = SessionConfig(player="random", seed=3)

@@ -13,7 +13,7 @@ from engine.amazons import Position as AmazonsPosition
 from engine.amazons import write_sgf
 from engine.star import Position
 from protocol.cli import main
-from protocol.render import RecordError, positions_of, read_record
+from protocol.tools.render import RecordError, positions_of, read_record
 from tests.star_reference import load_examples
 from tests.test_svg import parse, with_class
 

@@ -18,9 +18,9 @@ from engine.games import new_position
 from engine.search import Limits
 from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server import Conversation, parse_address
-from protocol.session import Session, SessionConfig
-from protocol.workers import SearchReply, merge_results
+from protocol.server.serve import Conversation, parse_address
+from protocol.server.session import Session, SessionConfig
+from protocol.server.workers import SearchReply, merge_results
 
 class Harness:
     """A session driven through a Conversation in process, as a transport would."""
@@ -296,7 +296,7 @@ def test_merge_results() -> None:
 def test_doctests() -> None:
     import doctest
 
-    from protocol import server
+    from protocol.server import serve as server
     assert doctest.testmod(server).failed == 0
 
 

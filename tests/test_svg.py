@@ -11,7 +11,7 @@ import pytest
 from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import PASS, Position, geometry
-from protocol.svg import amazons_svg, describe, position_svg, star_layout, star_svg
+from protocol.pictures import amazons_svg, describe, position_svg, star_layout, star_svg
 from tests.star_reference import example_position, load_examples
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -20,8 +20,8 @@ from engine.errors import GameError
 from engine.games import new_position
 from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server import TcpServer
-from protocol.session import SessionConfig
+from protocol.server.serve import TcpServer
+from protocol.server.session import SessionConfig
 
 try:
     new_position("amazons")

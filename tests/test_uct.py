@@ -381,7 +381,7 @@ def test_parallel_workers_search_with_distinct_seeds_and_merge():
 
 def run_bench(capsys, *argv: str) -> tuple[int, str, str]:
     import argparse
-    import protocol.bench as bench
+    import protocol.tools.bench as bench
 
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)

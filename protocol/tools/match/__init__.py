@@ -7,7 +7,7 @@ only propose moves. Every way an engine can fail -- an illegal or malformed
 move, a timeout, a ``?`` answer to ``genmove``, dying, closing the pipe, a
 flood of output -- is an *outcome*: that engine loses the game, the reason is
 recorded, and a broken engine is restarted for the next game. Finished games
-are appended to a JSON-lines results file (:mod:`protocol.records`), so a
+are appended to a JSON-lines results file (:mod:`protocol.tools.match.results`), so a
 re-run with the same file resumes the match. Statistics come from
 :mod:`protocol.stats`.
 
@@ -44,7 +44,7 @@ from engine.games import DEFAULT_SIZE, GAMES, new_position
 from protocol.controller import (DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, ControllerError,
                                  EngineError, EngineSpec, GtpController, ProtocolError, ResponseTimeout,
                                  TransportError)
-from protocol.records import ResultsError, ResultsFile
+from protocol.tools.match.results import ResultsError, ResultsFile
 from protocol.stats import Estimate, Sprt, SprtResult, Tally, elo_estimate, wilson_interval
 
 # -- faults ------------------------------------------------------------------
@@ -1084,7 +1084,7 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
     and only the missing ones are played. ``progress`` (e.g. ``sys.stderr``)
     receives the progress line and fault messages. Raises ValueError when an
     engine cannot be started or reached before the first game or the engine
-    stderr file cannot be opened, and :class:`protocol.records.ResultsError`
+    stderr file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
     for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None

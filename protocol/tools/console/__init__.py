@@ -51,7 +51,7 @@ from protocol.controller import (
     EngineSpec,
     GtpController,
 )
-from protocol.svg import star_layout
+from protocol.pictures import star_layout
 
 Fragments = list[tuple[str, str]]
 """prompt_toolkit formatted text: ``(style, text)`` pairs."""
@@ -121,7 +121,7 @@ then the grid's width and height."""
 def star_grid(rings: int, token_width: int) -> Grid:
     """Where each cell's token goes on a character grid: ``(row, column)`` of
     its first character per cell, then the grid's width and height. The cells
-    stand where :func:`protocol.svg.star_layout` puts them, rounded to the
+    stand where :func:`protocol.pictures.star_layout` puts them, rounded to the
     grid; tokens on one row are at least one space apart, and every row holds
     a cell."""
     layout = star_layout(rings)

@@ -39,7 +39,7 @@ def resolve(path: str, read_files: bool, file_dir: str | None) -> str:
     >>> resolve("a.sgf", False, None)
     Traceback (most recent call last):
     ...
-    protocol.files.FileRefused: reading files is disabled on this connection (the server allows it with --file-dir DIR)
+    protocol.server.files.FileRefused: reading files is disabled on this connection (the server allows it with --file-dir DIR)
     """
     if not read_files:
         raise FileRefused("reading files is disabled on this connection"

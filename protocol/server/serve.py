@@ -1,7 +1,7 @@
 """``stargtp serve``: the protocol server on stdin/stdout or TCP.
 
 Transports only move bytes. A :class:`Conversation` turns one byte stream into
-lines and runs them against one :class:`~protocol.session.Session`: in input
+lines and runs them against one :class:`~protocol.server.session.Session`: in input
 order, one at a time, while still reading so that ``# interrupt`` reaches a
 running search. The stdin transport reads through asyncio when stdin is a pipe
 or socket (a thread otherwise) and writes every response to stdout at once;
@@ -28,8 +28,8 @@ from engine.errors import GameError
 from engine.games import GAMES, new_position
 from engine.players import PLAYERS, check_plays, make_player
 from protocol.framing import Line, LineSplitter, format_failure, is_interrupt
-from protocol.session import Session, SessionConfig, default_player
-from protocol.workers import start_process_server
+from protocol.server.session import Session, SessionConfig, default_player
+from protocol.server.workers import start_process_server
 
 Log = Callable[[str], None]
 
@@ -564,7 +564,7 @@ class TcpServer:
     def __init__(self, config: SessionConfig, max_connections: int = DEFAULT_MAX_CONNECTIONS,
                  log: Log = _stderr_log, idle_timeout: float = DEFAULT_IDLE_SECONDS) -> None:
         # A TCP client is not the local user: it reads no file of this machine
-        # unless the server names a directory for it (protocol.files).
+        # unless the server names a directory for it (protocol.server.files).
         self.config = replace(config, read_files=config.file_dir is not None)
         self.max_connections = max_connections
         self.log = log

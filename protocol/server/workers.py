@@ -273,7 +273,7 @@ def _context() -> multiprocessing.context.BaseContext:
         context = multiprocessing.get_context("forkserver")
         # Workers fork from a server that has already imported the engine, so a
         # new worker costs a fork, not a Python start-up.
-        context.set_forkserver_preload(["engine.games", "engine.search", "protocol.workers"])
+        context.set_forkserver_preload(["engine.games", "engine.search", "protocol.server.workers"])
         return context
     return multiprocessing.get_context("spawn")
 

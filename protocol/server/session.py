@@ -21,7 +21,7 @@ from engine.errors import IllegalMove
 from engine.games import new_position
 from engine.players import check_plays
 from engine.search import Limits
-from protocol import commands, files
+from protocol.server import commands, files
 from protocol.clock import Clock
 from protocol.framing import (
     BadLine,
@@ -33,7 +33,7 @@ from protocol.framing import (
     too_long_failure,
 )
 from protocol.registry import CommandRegistry, GtpError, failure_message
-from protocol.workers import (
+from protocol.server.workers import (
     GameState,
     PerftRequest,
     SearchInterrupted,
@@ -277,7 +277,7 @@ class Session:
 
     async def read_file(self, path: str) -> bytes:
         """The bytes of a file a file command names, read off the event loop
-        under the session's file policy (:mod:`protocol.files`); GtpError
+        under the session's file policy (:mod:`protocol.server.files`); GtpError
         ``cannot load file: reason`` if it is refused or unreadable."""
         config = self.config
         loop = asyncio.get_running_loop()

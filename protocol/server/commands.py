@@ -25,7 +25,7 @@ from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from protocol.registry import CommandRegistry, GtpError, syntax_error
 
 if TYPE_CHECKING:
-    from protocol.session import Session
+    from protocol.server.session import Session
 
 Args = tuple[str, ...]
 
@@ -287,7 +287,7 @@ def printsgf(session: Session, args: Args) -> str:
 async def loadsgf(session: Session, args: Args) -> str:
     """Load an Amazons SGF file (switching the game to amazons), optionally
     only up to the position before move ``N``. The one command that reads the
-    file system, under the session's file policy (:mod:`protocol.files`); it
+    file system, under the session's file policy (:mod:`protocol.server.files`); it
     never writes. The file is read off the event loop."""
     expect_count(args, 1, 2)
     before = parse_int(args[1], minimum=1) if len(args) == 2 else None
@@ -310,7 +310,7 @@ async def loadsgf(session: Session, args: Args) -> str:
 def svg(session: Session, args: Args) -> str:
     """The current position as an SVG picture, on one line."""
     expect_count(args, 0)
-    from protocol.svg import position_svg
+    from protocol.pictures import position_svg
 
     return position_svg(session.position)
 
@@ -325,7 +325,7 @@ async def stargtp_param(session: Session, args: Args) -> str:
         if args[0] not in values:
             raise GtpError(f"unknown parameter {args[0]}")
         return values[args[0]]
-    from protocol.session import UnknownParameter
+    from protocol.server.session import UnknownParameter
 
     try:
         await session.set_parameter(args[0], args[1])

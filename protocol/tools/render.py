@@ -12,7 +12,7 @@ A record is one of:
 
 The picture is the final position, or the one after ``--move N`` moves; with
 ``--series DIR`` one picture per move is written, from the empty board on.
-The drawing itself is :func:`protocol.svg.position_svg`.
+The drawing itself is :func:`protocol.pictures.position_svg`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from engine.colour import parse_colour
 from engine.errors import GameError
 from engine.games import GAMES, new_position
 from protocol.cli import OptionError, finite_float, positive_float, report_option_error
-from protocol.svg import describe, position_svg
+from protocol.pictures import describe, position_svg
 
 
 class RecordError(Exception):

@@ -1,0 +1,1 @@
+"""The protocol server: sessions, commands, search workers and transports."""
