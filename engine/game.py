@@ -181,6 +181,8 @@ class Game:
     """SGF text of a position's game (``result`` keyword optional), or None."""
     read_record: Callable[[str], Position] | None = None
     """A position from SGF text; GameError when unreadable."""
+    sgf_number: int | None = None
+    """The game's ``GM[n]`` number in SGF records."""
     commands: tuple[str, ...] = ()
     """Protocol commands that work only in this game (``list_stars``)."""
     move_hint: str = ""

@@ -12,6 +12,8 @@ here by name. Adding a game means adding its descriptor to :data:`GAME_LIST`.
 
 from __future__ import annotations
 
+import re
+
 from engine.amazons import AMAZONS
 from engine.errors import GameError
 from engine.game import Game
@@ -43,6 +45,26 @@ def register(game: Game) -> None:
     if game.name in games():
         raise ValueError(f"a game called {game.name!r} is already registered")
     GAME_LIST.append(game)
+
+
+def read_record(text: str):
+    """The position at the end of an SGF record, read by the game its ``GM[n]``
+    names (a record without ``GM`` goes to the first game that has records);
+    GameError when no game reads it.
+
+    >>> position = read_record("(;GM[18]SZ[6];B[efdedf])")
+    >>> position.game, position.format_move(position.history[0][1])
+    ('amazons', 'e1-d2/d1')
+    """
+    readers = [game for game in GAME_LIST if game.read_record is not None]
+    if not readers:
+        raise GameError("no game of this engine reads records")
+    found = re.search(r"GM\s*\[\s*([0-9]+)\s*\]", text)
+    number = int(found.group(1)) if found else None
+    for game in readers:
+        if number is not None and game.sgf_number == number:
+            return game.read_record(text)
+    return readers[0].read_record(text)  # which says why it cannot
 
 
 def new_position(game: str, size: int | None = None):

@@ -3,7 +3,8 @@
 import pytest
 
 from engine.amazons import geometry
-from engine.amazons.geometry import DIRECTIONS, iter_bits
+from engine.amazons.geometry import DIRECTIONS
+from engine.bits import iter_bits
 from engine.colour import BLACK, WHITE
 from engine.errors import BadSize, IllegalMove
 

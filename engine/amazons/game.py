@@ -64,6 +64,7 @@ AMAZONS = Game(
     analysis=_analysis,
     write_record=write_sgf,
     read_record=read_sgf,
+    sgf_number=18,
     commands=("printsgf",),
     move_hint="from-to/arrow, such as d1-d7/g7",
     human_colour=WHITE,

@@ -165,14 +165,3 @@ def geometry(size: int = DEFAULT_SIZE) -> Geometry:
     check_size(size)
     return _build(size)
 
-
-def iter_bits(mask: int):
-    """The squares of a bitboard, lowest first.
-
-    >>> list(iter_bits(0b10110))
-    [1, 2, 4]
-    """
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

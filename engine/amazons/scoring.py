@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.amazons.geometry import Geometry
+from engine.bits import iter_bits
 from engine.amazons.position import Position, queen_reach
 from engine.colour import BLACK, WHITE, opponent
 from engine.errors import GameError
@@ -150,14 +151,14 @@ class _SoloSearch:
         king_masks = geo.king_masks
         occupied = geo.full_mask & ~empty
         ranked = []
-        for origin in _bits(amazons):
+        for origin in iter_bits(amazons):
             origin_bit = 1 << origin
             lifted = occupied ^ origin_bit
-            for target in _bits(queen_reach(origin, occupied, ray_masks)):
+            for target in iter_bits(queen_reach(origin, occupied, ray_masks)):
                 target_bit = 1 << target
                 step = bool(king_masks[origin] & target_bit)
                 onward = (king_masks[target] & empty).bit_count()
-                for arrow in _bits(queen_reach(target, lifted, ray_masks)):
+                for arrow in iter_bits(queen_reach(target, lifted, ray_masks)):
                     back = arrow == origin
                     ranked.append((not (step and back), onward, origin, target, arrow))
         ranked.sort()
@@ -204,12 +205,6 @@ class _SoloSearch:
             empty = (empty | (1 << origin)) & ~(1 << target) & ~(1 << arrow)
             played += 1
 
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def solo_moves(position: Position, colour: int,

@@ -11,7 +11,8 @@ from engine.colour import BLACK
 from engine.errors import GameError
 from engine.game import Game, TreeHooks, moves_left_from_cells
 from engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
-from engine.star.playout import layout, peri_owners, playout_bits, random_playout
+from engine.star.geometry import layout
+from engine.star.playout import peri_owners, playout_bits, random_playout
 from engine.star.position import PASS, Position
 from engine.star.scoring import Score, score
 

@@ -149,3 +149,115 @@ def geometry(rings: int) -> Geometry:
         reflection=reflection,
         _by_label={label: i for i, label in enumerate(labels)},
     )
+
+
+# -- the bit layout of the fast code ------------------------------------------------
+# **The layout.** The *Star lattice is a hexagonal board with one of its six
+# sectors cut away and the centre cell replaced by the star bridge. So each cell
+# gets the bit of its place on a hex grid in axial coordinates, ``(q, r)`` with
+# bit ``(r + n) * W + (q + n)`` and one spare column so that shifts never wrap
+# onto a real cell. Adjacency is then six constant shifts, except
+# 
+# * across the cut (between arms R and ``*``): the cells ``k*(0,1)`` of the
+#   missing sector are *ghosts* of the ``*`` arm's first cells ``k*(1,0)``; both
+#   are kept equal with a table lookup after each step;
+# * ring 1, which is a clique through the central star: one extra test.
+
+# Hex directions in axial coordinates; sector s of ring k runs from k*DIRS[s]
+# along DIRS[s + 2]. Sector 5 is the one *Star does not have.
+DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Bit positions and masks for one board size."""
+
+    rings: int
+    width: int
+    bits: int
+    """Length of the bitboards."""
+    bit_of: tuple[int, ...]
+    """``1 << position`` of each cell, in board order."""
+    cell_of_bit: dict[int, int]
+    board: int
+    peri: int
+    corners: int
+    ring1: int
+    ray: int
+    """The ``*`` arm's cells ``*k0`` that have ghosts."""
+    ghost: int
+    ray_to_ghost: dict[int, int]
+    ghost_to_ray: dict[int, int]
+    small_fill: int
+    """Below this many empty cells the fill samples a list instead."""
+
+    def mask_of(self, cells) -> int:
+        mask = 0
+        for c in cells:
+            mask |= self.bit_of[c]
+        return mask
+
+    def cells_of(self, mask: int) -> list[int]:
+        """The cells of a bitboard, in board order (ghost bits ignored)."""
+        cells = []
+        while mask:
+            low = mask & -mask
+            cell = self.cell_of_bit.get(low)
+            if cell is not None:
+                cells.append(cell)
+            mask ^= low
+        cells.sort()
+        return cells
+
+
+@lru_cache(maxsize=None)
+def layout(rings: int) -> Layout:
+    """The shared :class:`Layout` of a board with ``rings`` rings."""
+    geo = geometry(rings)
+    n = rings
+    width = 2 * n + 2
+
+    def bit(q: int, r: int) -> int:
+        return 1 << ((r + n) * width + (q + n))
+
+    bit_of = []
+    for k in range(1, n + 1):
+        for p in range(5 * k):
+            sector, offset = divmod(p, k)
+            (aq, ar), (bq, br) = DIRS[sector], DIRS[(sector + 2) % 6]
+            bit_of.append(bit(k * aq + offset * bq, k * ar + offset * br))
+    ray_bits = [bit(k, 0) for k in range(1, n + 1)]
+    ghost_bits = [bit(0, k) for k in range(1, n + 1)]
+    ray_to_ghost = {0: 0}
+    ghost_to_ray = {0: 0}
+    for subset in range(1, 1 << n):
+        ray = ghost = 0
+        for i in range(n):
+            if subset >> i & 1:
+                ray |= ray_bits[i]
+                ghost |= ghost_bits[i]
+        ray_to_ghost[ray] = ghost
+        ghost_to_ray[ghost] = ray
+
+    def mask(cells) -> int:
+        m = 0
+        for c in cells:
+            m |= bit_of[c]
+        return m
+
+    return Layout(
+        rings=n,
+        width=width,
+        bits=(2 * n + 1) * width,
+        bit_of=tuple(bit_of),
+        cell_of_bit={b: c for c, b in enumerate(bit_of)},
+        board=mask(range(geo.cell_count)),
+        peri=mask(geo.perimeter),
+        corners=mask(geo.corners),
+        ring1=mask(range(5)),
+        ray=sum(ray_bits),
+        ghost=sum(ghost_bits),
+        ray_to_ghost=ray_to_ghost,
+        ghost_to_ray=ghost_to_ray,
+        small_fill=48,
+    )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from engine.colour import BLACK, EMPTY, WHITE, opponent
 from engine.errors import CannotUndo, IllegalMove
 from engine.star.geometry import Geometry, geometry
-from engine.star.playout import layout
+from engine.star.geometry import layout
 
 PASS = -1
 """The pass move."""
@@ -39,7 +39,7 @@ class Position:
         self.history: list[tuple[int, int]] = []
         """``(colour, move)`` pairs in the order played; ``move`` is a cell or PASS."""
         self.black_bits = 0
-        """Black's stones as a bitboard of :func:`engine.star.playout.layout`."""
+        """Black's stones as a bitboard of :func:`engine.star.geometry.layout`."""
         self.white_bits = 0
         self._bit_of = layout(rings).bit_of
         self._empty_count = self.geometry.cell_count
