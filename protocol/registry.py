@@ -52,6 +52,11 @@ class Entry:
     is_async: bool
     """True for handlers that must run off the immediate path (genmove, perft):
     they return an awaitable and the session waits for it."""
+    games: tuple[str, ...] | None = None
+    """The games the command works in; None: every game."""
+    streaming: bool = False
+    """The handler also takes a stream and writes its response as it goes
+    (``lz-analyze``)."""
 
 
 class CommandRegistry:
@@ -60,13 +65,15 @@ class CommandRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, Entry] = {}
 
-    def register(self, name: str, handler: Handler) -> None:
-        """Add a command; a name can be registered only once."""
+    def register(self, name: str, handler: Handler, games: tuple[str, ...] | None = None,
+                 streaming: bool = False) -> None:
+        """Add a command; a name can be registered only once. ``games``: the
+        games it works in (None: all); ``streaming``: see :class:`Entry`."""
         if name in self._entries:
             raise ValueError(f"command {name!r} registered twice")
         if not name or any(ch.isspace() or ch == "#" for ch in name):
             raise ValueError(f"bad command name {name!r}")
-        self._entries[name] = Entry(handler, inspect.iscoroutinefunction(handler))
+        self._entries[name] = Entry(handler, inspect.iscoroutinefunction(handler), games, streaming)
 
     def get(self, name: str) -> Entry | None:
         """The entry for a name, or None for an unknown command."""
@@ -75,6 +82,8 @@ class CommandRegistry:
     def __contains__(self, name: str) -> bool:
         return name in self._entries
 
-    def names(self) -> list[str]:
-        """Every command name, sorted, as ``list_commands`` shows them."""
-        return sorted(self._entries)
+    def names(self, game: str | None = None) -> list[str]:
+        """Every command name, sorted, as ``list_commands`` shows them; with
+        ``game``, only the commands that work in that game."""
+        return sorted(name for name, entry in self._entries.items()
+                      if game is None or entry.games is None or game in entry.games)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from protocol.server import serve as server
-from protocol.server.serve import Conversation
+from protocol.server.conversation import Conversation
 from protocol.server.session import Session, SessionConfig
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,7 +104,7 @@ async def converse(data: bytes, config: SessionConfig = SessionConfig(),
     output and the (closed) session."""
     output = bytearray()
     finished = asyncio.Event()
-    session = Session(config, log=lambda text: None)
+    session = Session(config)
     conversation = Conversation(session, output.extend, finished.set)
     position = 0
     for size in chunks or [len(data)]:

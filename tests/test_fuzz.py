@@ -19,7 +19,7 @@ from engine.colour import BLACK, WHITE
 from engine.errors import GameError
 from engine.games import new_position
 from gtp_helpers import HANG_SECONDS, REPO, RESPONSE, config_for, serve_command, subprocess_env
-from protocol.server.serve import Conversation
+from protocol.server.conversation import Conversation
 from protocol.server.session import Session
 
 LINES = 12_000
@@ -188,7 +188,7 @@ def test_fuzz_in_process_then_subprocess() -> None:
     async def in_process() -> tuple[list[bytes], bytes]:
         output = bytearray()
         finished = asyncio.Event()
-        session = Session(config, log=lambda text: None)
+        session = Session(config)
         conversation = Conversation(session, output.extend, finished.set)
         shadow = Shadow("star", 4)
         sent: list[bytes] = []

@@ -60,7 +60,7 @@ def test_loadsgf_set_up_position_is_searched_from_its_setup(tmp_path):
     assert len(session.position.history) == 3
     assert not session.position.is_standard_start()
     # What a worker rebuilds from the session's state is the same position.
-    rebuilt = _WorkerGame().sync(session.game_state())
+    rebuilt = _WorkerGame().sync(session.state.snapshot())
     assert rebuilt.key() == session.position.key()
 
 

@@ -4,6 +4,7 @@ ordering, failures, game switching, and the ``stargtp serve`` process."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import select
@@ -18,9 +19,21 @@ from engine.games import new_position
 from engine.search import Limits
 from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server.serve import Conversation, parse_address
+from protocol.server.conversation import Conversation
+from protocol.server.serve import parse_address
 from protocol.server.session import Session, SessionConfig
 from protocol.server.workers import SearchReply, merge_results
+
+class _LogCapture(logging.Handler):
+    """Collects the server's log messages (the logging module's) in a list."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
 
 class Harness:
     """A session driven through a Conversation in process, as a transport would."""
@@ -30,7 +43,10 @@ class Harness:
         self.logs: list[str] = []
         self.finished = asyncio.Event()
         self.inputs = 0
-        self.session = Session(config, log=self.logs.append)
+        self.session = Session(config)
+        self._capture = _LogCapture(self.logs)
+        logging.getLogger("protocol").addHandler(self._capture)
+        logging.getLogger("protocol").setLevel(logging.INFO)
         original = self.session.notify_input
 
         def counting_notify() -> None:
@@ -57,6 +73,7 @@ class Harness:
 
     async def close(self) -> None:
         await self.conversation.close()
+        logging.getLogger("protocol").removeHandler(self._capture)
 
 
 def long_search(**overrides: object) -> SessionConfig:
@@ -161,17 +178,17 @@ def test_a_dead_worker_is_replaced_and_the_search_retried_once() -> None:
         async def kill_worker() -> int:
             """Kill the running worker once its search has begun; its pid."""
             deadline = time.monotonic() + HANG_SECONDS
-            while not (harness.session._pool and harness.session._pool.pids):
+            while not (harness.session.search.pool and harness.session.search.pool.pids):
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.01)
             await asyncio.sleep(0.3)
-            pid = harness.session._pool.pids[0]
+            pid = harness.session.search.pool.pids[0]
             os.kill(pid, signal.SIGKILL)
             return pid
 
         async def replaced(pid: int) -> None:
             deadline = time.monotonic() + HANG_SECONDS
-            while harness.session._pool.pids in ([], [pid]):
+            while harness.session.search.pool.pids in ([], [pid]):
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.01)
 
@@ -209,10 +226,10 @@ def test_closing_a_session_mid_search_ends_its_worker() -> None:
         harness = Harness(long_search(size=5))
         harness.send("genmove b\n")
         deadline = time.monotonic() + HANG_SECONDS
-        while not (harness.session._pool and harness.session._pool.pids):
+        while not (harness.session.search.pool and harness.session.search.pool.pids):
             assert time.monotonic() < deadline
             await asyncio.sleep(0.01)
-        pid = harness.session._pool.pids[0]
+        pid = harness.session.search.pool.pids[0]
         started = time.monotonic()
         await harness.close()
         assert time.monotonic() - started < HANG_SECONDS
@@ -253,16 +270,16 @@ def test_sessions_share_nothing() -> None:
     first.execute(b"play b *30")
     first.execute(b"komi 7")
     first.execute(b"time_settings 60 0 0")
-    assert second.position.history == [] and second.komi == 0.0
-    assert second.clock.move_budget(BLACK, 10) is None
+    assert second.position.history == [] and second.state.komi == 0.0
+    assert second.state.clock.move_budget(BLACK, 10) is None
     assert first.registry is not second.registry
 
 
 def test_session_move_limits_follow_the_clock() -> None:
     session = Session(SessionConfig(size=4, playouts=500, seconds=3.0))
-    assert session.move_limits(BLACK) == Limits(playouts=500, seconds=3.0)
+    assert session.search.move_limits(BLACK) == Limits(playouts=500, seconds=3.0)
     session.execute(b"time_settings 180 0 0")    # absolute: 180 s over 18 expected moves
-    limits = session.move_limits(BLACK)
+    limits = session.search.move_limits(BLACK)
     assert limits.playouts == 500
     assert limits.seconds == pytest.approx(180 / 18 * 0.95 - 0.1)
 
@@ -270,12 +287,12 @@ def test_session_move_limits_follow_the_clock() -> None:
 def test_list_stars_and_scoring_follow_the_position() -> None:
     session = Session(SessionConfig(size=4))
     for line in (b"play b *40", b"play b *41"):
-        assert session.execute(line) == "=\n\n"
+        assert session.execute(line).now == "=\n\n"
     # One black star owning the whole board: 20 peris, 5 quarks (+1), 20 + 1 - 2 = 19 vs 2.
-    assert session.execute(b"final_score") == "= B+17\n\n"
+    assert session.execute(b"final_score").now == "= B+17\n\n"
     perimeter = " ".join(session.position.format_move(c) for c in session.position.geometry.perimeter)
-    assert session.execute(b"list_stars") == f"= black 20 5 {perimeter}\n\n"
-    assert session.execute(b"list_stars white") == "=\n\n"
+    assert session.execute(b"list_stars").now == f"= black 20 5 {perimeter}\n\n"
+    assert session.execute(b"list_stars white").now == "=\n\n"
 
 
 def test_merge_results() -> None:
@@ -450,7 +467,7 @@ def test_workers_start_before_the_first_genmove() -> None:
         harness.send(f"1 {command}\n")
         await harness.responses(1)
         deadline = time.monotonic() + HANG_SECONDS
-        while not (harness.session._pool and harness.session._pool.pids):
+        while not (harness.session.search.pool and harness.session.search.pool.pids):
             assert time.monotonic() < deadline, f"{command} started no worker"
             await asyncio.sleep(0.01)
         await harness.close()
@@ -468,7 +485,7 @@ def test_startup_time_comes_out_of_the_move_budget() -> None:
 
     async def scenario() -> None:
         harness = Harness(SessionConfig(seed=1, player="flat", seconds=1.0, workers=1))
-        pool = harness.session._pool_for_search()
+        pool = harness.session.search._pool()
         original = pool._ask
 
         async def record(index, body, time_limit, stoppable):
@@ -489,3 +506,18 @@ def test_config_from_options() -> None:
                          "--playouts", "50", "--seconds", "1.5", "--param", "komi=0.5"])
     assert config == SessionConfig(game="star", size=6, seed=3, player="random", workers=2,
                                    playouts=50, seconds=1.5, params=(("komi", "0.5"),))
+
+
+def test_list_commands_lists_what_works_in_the_current_game() -> None:
+    # A command that only some games have is listed only in them, and
+    # answered with the reason elsewhere (known_command still knows it).
+    session = Session(SessionConfig(size=4))
+    star = session.execute(b"list_commands").now.split("\n")
+    assert "list_stars" in star and "printsgf" not in star
+    assert session.execute(b"printsgf").now == "? printsgf is only available for amazons\n\n"
+    assert session.execute(b"known_command printsgf").now == "= true\n\n"
+    assert session.execute(b"game amazons").now == "=\n\n"
+    amazons = session.execute(b"list_commands").now.split("\n")
+    assert "printsgf" in amazons and "list_stars" not in amazons
+    assert set(star) - {"list_stars"} == set(amazons) - {"printsgf"}
+    assert session.execute(b"list_stars").now == "? list_stars is only available for star\n\n"

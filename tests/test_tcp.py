@@ -20,7 +20,7 @@ from engine.errors import GameError
 from engine.games import new_position
 from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server.serve import TcpServer
+from protocol.server.tcp import TcpServer
 from protocol.server.session import SessionConfig
 
 try:
@@ -92,7 +92,7 @@ def serve_process(*options: str) -> Iterator[tuple[subprocess.Popen[bytes], int]
 
 @asynccontextmanager
 async def serve_in_process(config: SessionConfig, max_connections: int = 64) -> AsyncIterator[tuple[TcpServer, int]]:
-    server = TcpServer(config, max_connections, log=lambda text: None)
+    server = TcpServer(config, max_connections)
     _, port = await server.start("127.0.0.1", 0)
     try:
         yield server, port
@@ -176,10 +176,10 @@ def test_disconnect_during_genmove_frees_the_worker() -> None:
             other = await Client.connect(port)
             await client.send("1 genmove b\n")
             deadline = time.monotonic() + HANG_SECONDS
-            while not any(s._pool and s._pool.pids for s in server.sessions):
+            while not any(s.search.pool and s.search.pool.pids for s in server.sessions):
                 assert time.monotonic() < deadline, "the search never started"
                 await asyncio.sleep(0.01)
-            (pid,) = [p for s in server.sessions if s._pool for p in s._pool.pids]
+            (pid,) = [p for s in server.sessions if s.search.pool for p in s.search.pool.pids]
             await asyncio.sleep(0.3)
             client.writer.transport.abort()     # vanish mid-search
             while not process_gone(pid):
@@ -331,7 +331,7 @@ def test_many_sessions_search_at_once(count: int) -> None:
                 await client.send(f"boardsize {3 + n}\n{n} genmove b\n")
                 assert await client.response() == b"=\n\n"
             deadline = time.monotonic() + HANG_SECONDS
-            while sum(1 for s in server.sessions if s._pool and s._pool.pids) < count:
+            while sum(1 for s in server.sessions if s.search.pool and s.search.pool.pids) < count:
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.01)
             await asyncio.sleep(0.3)

@@ -1,12 +1,17 @@
 """The command handlers: argument parsing, the session's state, the answer text.
 
 Every handler is ``handler(session, args) -> str`` (or a coroutine for the
-commands that search). It raises :class:`GtpError` (or an engine error, which
-the registry maps to its standard text) and changes nothing when it fails.
-:data:`COMMANDS` lists them all; docs/protocol.md documents each one.
+commands that search; a streaming one also takes the
+:class:`~protocol.server.session.Stream` it writes to). It raises
+:class:`GtpError` (or an engine error, which the registry maps to its
+standard text) and changes nothing when it fails. :data:`COMMANDS` lists them
+all; docs/protocol.md documents each one.
 
-Commands stay game-agnostic by going through the position API and
-``engine.games``; only ``list_stars`` is *Star-specific.
+Commands stay game-agnostic by going through the position API and the game's
+descriptor (``position.rules``). A command that only some games have
+(``list_stars``, ``printsgf``) is named in those games' ``rules.commands``;
+the dispatcher answers it only in them, and ``list_commands`` lists it only
+there.
 """
 
 from __future__ import annotations
@@ -18,14 +23,14 @@ from collections.abc import Callable
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import BLACK, colour_name, parse_colour
+from engine.colour import colour_name, parse_colour
 from engine.errors import GameError
-from engine.games import GAMES
+from engine.games import GAME_LIST, games, read_record
 from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from protocol.registry import CommandRegistry, GtpError, syntax_error
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session
+    from protocol.server.session import Session, Stream
 
 Args = tuple[str, ...]
 
@@ -119,7 +124,7 @@ def known_command(session: Session, args: Args) -> str:
 
 def list_commands(session: Session, args: Args) -> str:
     expect_count(args, 0)
-    return "\n".join(session.registry.names())
+    return "\n".join(session.registry.names(session.state.position.game))
 
 
 def quit_(session: Session, args: Args) -> str:
@@ -141,20 +146,20 @@ def boardsize(session: Session, args: Args) -> str:
 
 def clear_board(session: Session, args: Args) -> str:
     expect_count(args, 0)
-    session.new_game(size=session.position.size)
+    session.new_game(size=session.state.position.size)
     return ""
 
 
 def komi(session: Session, args: Args) -> str:
     expect_count(args, 1)
-    session.komi = parse_number(args[0])
+    session.state.komi = parse_number(args[0])
     return ""
 
 
 def play(session: Session, args: Args) -> str:
     expect_count(args, 2)
     colour = parse_colour_arg(args[0])
-    position = session.position
+    position = session.state.position
     move = position.parse_move(args[1])  # IllegalMove for malformed or off-board text
     position.play(move, colour)
     return ""
@@ -162,7 +167,7 @@ def play(session: Session, args: Args) -> str:
 
 async def genmove(session: Session, args: Args) -> str:
     expect_count(args, 1)
-    return await session.generate_move(parse_colour_arg(args[0]), play=True)
+    return await session.search.generate_move(parse_colour_arg(args[0]), play=True)
 
 
 # -- tournament commands ----------------------------------------------------------
@@ -170,7 +175,7 @@ async def genmove(session: Session, args: Args) -> str:
 
 def undo(session: Session, args: Args) -> str:
     expect_count(args, 0)
-    session.position.undo()  # CannotUndo -> cannot undo
+    session.state.position.undo()  # CannotUndo -> cannot undo
     return ""
 
 
@@ -178,16 +183,16 @@ def final_score(session: Session, args: Args) -> str:
     """The game's own scorer: *Star scores any position (komi included); the
     Amazons scorer only finished or settled games, else ``cannot score``."""
     expect_count(args, 0)
-    position = session.position
+    position = session.state.position
     try:
-        return position.rules.score(position, session.komi).gtp_result()
+        return position.rules.score(position, session.state.komi).gtp_result()
     except GameError:
         raise GtpError("cannot score") from None
 
 
 def showboard(session: Session, args: Args) -> str:
     expect_count(args, 0)
-    return "\n" + session.position.render_text()
+    return "\n" + session.state.position.render_text()
 
 
 def time_settings(session: Session, args: Args) -> str:
@@ -195,8 +200,8 @@ def time_settings(session: Session, args: Args) -> str:
     main = parse_number(args[0], minimum=0)
     period = parse_number(args[1], minimum=0)
     stones = parse_int(args[2], minimum=0)
-    session.clock.set_control(TimeControl.canadian(main, period, stones))
-    session.prepare_workers()  # a game is about to start
+    session.state.clock.set_control(TimeControl.canadian(main, period, stones))
+    session.search.prepare_workers()  # a game is about to start
     return ""
 
 
@@ -227,8 +232,8 @@ def kgs_time_settings(session: Session, args: Args) -> str:
         control = TimeControl.canadian(main, period, stones)
     else:
         raise syntax_error("unknown time system")
-    session.clock.set_control(control)
-    session.prepare_workers()  # a game is about to start
+    session.state.clock.set_control(control)
+    session.search.prepare_workers()  # a game is about to start
     return ""
 
 
@@ -237,29 +242,26 @@ def time_left(session: Session, args: Args) -> str:
     colour = parse_colour_arg(args[0])
     seconds = parse_number(args[1])  # may be negative once a clock has run out
     stones = parse_int(args[2], minimum=0)
-    session.clock.set_time_left(colour, max(seconds, 0.0), stones)
+    session.state.clock.set_time_left(colour, max(seconds, 0.0), stones)
     return ""
 
 
 async def reg_genmove(session: Session, args: Args) -> str:
     expect_count(args, 1)
-    return await session.generate_move(parse_colour_arg(args[0]), play=False)
+    return await session.search.generate_move(parse_colour_arg(args[0]), play=False)
 
 
 # -- extensions -----------------------------------------------------------------------
 
 
 def list_stars(session: Session, args: Args) -> str:
-    """One line per star: colour, peris, quarks, owned pericells."""
+    """One line per star: colour, peris, quarks, owned pericells (*Star: the
+    command is declared by the game's descriptor, ``rules.commands``)."""
     expect_count(args, 0, 1)
     only = parse_colour_arg(args[0]) if args else None
-    position = session.position
-    if position.game != "star":
-        raise GtpError("list_stars is only available for star")
-    from engine.star.scoring import score
-
+    position = session.state.position
     lines = []
-    for star in score(position, session.komi).stars:
+    for star in position.rules.score(position, session.state.komi).stars:
         if only is not None and star.colour != only:
             continue
         cells = " ".join(position.format_move(cell) for cell in star.pericells)
@@ -270,32 +272,30 @@ def list_stars(session: Session, args: Args) -> str:
 async def perft(session: Session, args: Args) -> str:
     expect_count(args, 1)
     depth = parse_int(args[0], minimum=0, maximum=MAX_PERFT_DEPTH)
-    return str(await session.perft(depth))
+    return str(await session.search.perft(depth))
 
 
 def printsgf(session: Session, args: Args) -> str:
-    """The current Amazons game as an SGF record (``GM[18]``), in the response."""
+    """The current game as an SGF record, in the response (for the games
+    whose descriptor has records)."""
     expect_count(args, 0)
-    position = session.position
-    if position.game != "amazons":
-        raise GtpError("printsgf is only available for amazons")
-    from engine.amazons.sgf import write_sgf
-
-    return "\n".join(line for line in write_sgf(position).splitlines() if line.strip())
+    position = session.state.position
+    write = position.rules.write_record
+    if write is None:
+        raise GtpError(f"printsgf is not available for {position.game}")
+    return "\n".join(line for line in write(position).splitlines() if line.strip())
 
 
 async def loadsgf(session: Session, args: Args) -> str:
-    """Load an Amazons SGF file (switching the game to amazons), optionally
-    only up to the position before move ``N``. The one command that reads the
-    file system, under the session's file policy (:mod:`protocol.server.files`); it
-    never writes. The file is read off the event loop."""
+    """Load an SGF file (switching to the game it records), optionally only up
+    to the position before move ``N``. The one command that reads the file
+    system, under the session's file policy (:mod:`protocol.server.files`);
+    it never writes. The file is read off the event loop."""
     expect_count(args, 1, 2)
     before = parse_int(args[1], minimum=1) if len(args) == 2 else None
-    from engine.amazons.sgf import read_sgf
-
     data = await session.read_file(args[0])  # GtpError: cannot load file: why
     try:
-        position = read_sgf(data.decode("utf-8"))
+        position = read_record(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise GtpError("cannot load file: not UTF-8 text") from None
     except GameError as exc:
@@ -312,13 +312,13 @@ def svg(session: Session, args: Args) -> str:
     expect_count(args, 0)
     from protocol.pictures import position_svg
 
-    return position_svg(session.position)
+    return position_svg(session.state.position)
 
 
 async def stargtp_param(session: Session, args: Args) -> str:
     """List, read or set the search settings (limits and player parameters)."""
     expect_count(args, 0, 1, 2)
-    values = session.parameters()
+    values = session.search.parameters()
     if not args:
         return "\n".join(f"{key} {value}" for key, value in values.items())
     if len(args) == 1:
@@ -328,7 +328,7 @@ async def stargtp_param(session: Session, args: Args) -> str:
     from protocol.server.session import UnknownParameter
 
     try:
-        await session.set_parameter(args[0], args[1])
+        await session.search.set_parameter(args[0], args[1])
     except UnknownParameter as exc:
         raise GtpError(str(exc)) from None
     except ValueError as exc:
@@ -340,9 +340,9 @@ DEFAULT_ANALYSIS_INTERVAL = 100
 """Centiseconds between lz-analyze reports when the command names none."""
 
 
-async def lz_analyze(session: Session, args: Args) -> str:
+async def lz_analyze(session: Session, args: Args, stream: Stream) -> str:
     """Stream ``info`` lines about the position until the next input line."""
-    colour = session.position.to_move
+    colour = session.state.position.to_move
     interval = DEFAULT_ANALYSIS_INTERVAL
     words = list(args)
     while words:
@@ -357,7 +357,7 @@ async def lz_analyze(session: Session, args: Args) -> str:
         except ValueError:
             pass
         interval = parse_int(word, minimum=1, maximum=360000)
-    await session.analyze(colour, interval / 100, analysis_line)
+    await session.search.analyze(colour, interval / 100, stream, analysis_line)
     return ""
 
 
@@ -375,15 +375,9 @@ def analysis_line(position: Any, colour: int, reply: Any) -> str:
         line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
         parts.append(f"info move {move} visits {visits} winrate {winrate} order {order} pv {' '.join(line)}")
     text = " ".join(parts) if parts else "info move pass visits 0 winrate 0 order 0 pv pass"
-    if position.game == "star" and reply.ownership:
-        sign = 1 if colour == BLACK else -1
-        text += " ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in reply.ownership)
-    elif position.game == "amazons":
-        from engine.amazons.evaluation import queen_territory
-
-        territory = queen_territory(position)
-        text += f" territory {territory[colour]} {territory[3 - colour]}"
-    return text
+    extra = position.rules.analysis
+    field = extra(position, colour, reply.ownership) if extra is not None else ""
+    return text + " " + field if field else text
 
 
 def gogui_interrupt(session: Session, args: Args) -> str:
@@ -395,10 +389,10 @@ def gogui_interrupt(session: Session, args: Args) -> str:
 def game(session: Session, args: Args) -> str:
     expect_count(args, 0, 1)
     if not args:
-        return session.position.game
+        return session.state.position.game
     wanted = args[0].lower()
-    if wanted not in GAMES:
-        raise GtpError(f"unknown game (known: {', '.join(GAMES)})")
+    if wanted not in games():
+        raise GtpError(f"unknown game (known: {', '.join(games())})")
     session.new_game(wanted)  # GameError while the game is not built
     return ""
 
@@ -434,8 +428,14 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
 )
 
 
-def install(registry: CommandRegistry, session: Session) -> None:
-    """Register every command, bound to ``session``."""
-    for command_name, handler in COMMANDS:
-        registry.register(command_name, functools.partial(handler, session))
+STREAMING = frozenset({"lz-analyze"})
+"""Commands whose handler writes its response through a stream as it goes."""
 
+
+def install(registry: CommandRegistry, session: Session) -> None:
+    """Register every command, bound to ``session``; a command that some games
+    declare as theirs works only in those games."""
+    for command_name, handler in COMMANDS:
+        owners = tuple(game.name for game in GAME_LIST if command_name in game.commands)
+        registry.register(command_name, functools.partial(handler, session), owners or None,
+                          streaming=command_name in STREAMING)

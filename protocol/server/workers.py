@@ -19,6 +19,7 @@ elsewhere): never fork a process that runs an asyncio loop and threads.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -68,6 +69,11 @@ class GameState:
     setup: tuple | None = None
     """``(board, to_move)`` the moves start from when that is not the game's
     usual start (an Amazons record loaded with ``loadsgf``)."""
+
+    @property
+    def start(self) -> tuple:
+        """What the moves start from: game, size and set-up."""
+        return (self.game, self.size, self.setup)
 
 
 @dataclass(frozen=True)
@@ -157,15 +163,15 @@ class _WorkerGame:
         self.moves: list[tuple[int, str]] = []
 
     def sync(self, state: GameState) -> Any:
-        from engine.games import new_position
+        from engine.games import find_game
 
         position = self.position
-        if (position is None or position.game != state.game or position.size != state.size
-                or self.setup != state.setup):
+        if position is None or (position.game, position.size, self.setup) != state.start:
+            rules = find_game(state.game)
             if state.setup is None:
-                position = new_position(state.game, state.size)
+                position = rules.new_position(state.size)
             else:
-                position = type(new_position(state.game, state.size)).from_board(*state.setup)
+                position = rules.from_setup(*state.setup)
             self.position = position
             self.setup = state.setup
             self.moves = []
@@ -368,7 +374,7 @@ class WorkerPool:
         self.params = dict(params)
         self.seed = seed
         self.size = workers
-        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.log = log or logging.getLogger(__name__).info
         self._context = _context()
         self._stop = self._context.Event()
         self._workers: list[_Worker | None] = [None] * workers
