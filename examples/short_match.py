@@ -9,8 +9,8 @@ finishes, then the results table. Run it from the repository root:
 It is a fixed-playouts match: no clock, ``{playouts}`` in the engine command
 becomes the playout count, every engine is seeded and the UCT searches in one
 worker process, so every run plays the same four games, on any machine, in a
-few seconds. (A clock instead: ``time_control=TimeControl.parse("10+0.5")``
-and no ``playouts``.)
+few seconds. (A clock instead: ``time_control=TimeControl.parse("10+0.5")``,
+with ``TimeControl`` from :mod:`protocol.clock`, and no ``playouts``.)
 
 With RESULTS_FILE the games are recorded there, and running the script again
 resumes (here: finds the match complete and plays nothing).

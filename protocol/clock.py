@@ -1,8 +1,24 @@
-"""Time control for one session: the settings a controller sends, what is left
-for each colour, and how many seconds the next move may use.
+"""Time control: one model for the engine's clock and the match referee's.
 
-Pure: no clock is read here. The session reports the time a search took with
-:meth:`Clock.record_usage`, and the controller's ``time_left`` overrides it.
+:class:`TimeControl` is the settings (absolute or Fischer, Japanese or
+Canadian byo-yomi, or none) together with the rules of the clock: what a
+player has at the start (:meth:`TimeControl.start`), what a move of so many
+seconds leaves (:meth:`TimeControl.charge`) and how long the next move may
+take before the flag falls (:meth:`TimeControl.allowance`). A player's clock
+is a :class:`TimeLeft`, in the terms of GTP's ``time_left``.
+
+Two clocks use it:
+
+* :class:`Clock`, the engine's clock in a server session: both colours, set by
+  ``time_settings`` / ``kgs-time_settings``, charged with the time each search
+  took, corrected by the controller's ``time_left``, and asked for the seconds
+  the next search may use (:meth:`Clock.move_budget`);
+* the match referee's clock (:mod:`protocol.tools.match.referee`), the
+  authority in a match, which announces the settings to the engines
+  (:meth:`TimeControl.settings_commands`) and flags a player whose move takes
+  longer than its allowance.
+
+Pure: no clock is read here; the callers measure the time.
 
 >>> clock = Clock()
 >>> clock.set_control(TimeControl.canadian(600, 300, 25))
@@ -11,19 +27,26 @@ Pure: no clock is read here. The session reports the time a search took with
 >>> clock.set_time_left(1, 30, 5)                    # byo-yomi: 30 s for 5 stones
 >>> round(clock.move_budget(1, moves_left=40), 2)    # 30/5 * 0.95 - 0.1
 5.6
+>>> control = TimeControl.parse("5", byoyomi="10x3")  # the match's --time 5 --byoyomi 10x3
+>>> control.describe(), control.allowance(control.start())
+('5 s, byo-yomi 3 x 10 s', 35.0)
+>>> control.charge(control.start(), 27)             # 5 s of main time, then 22 s: two periods used up
+TimeLeft(seconds=10.0, stones=1)
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 NONE = "none"
 ABSOLUTE = "absolute"
 CANADIAN = "canadian"
 BYOYOMI = "byoyomi"
 """Time systems. ``byoyomi`` is Japanese byo-yomi: periods of fixed length, one
-used up each time a move overruns its period."""
+used up each time a move overruns its period. ``absolute`` with an increment
+is a Fischer clock."""
 
 MIN_BUDGET = 0.05
 """Seconds a move gets even when the clock says nothing is left: a search that
@@ -36,9 +59,29 @@ SAFETY_FRACTION = 0.05
 """And this share of the budget, so that long budgets keep a larger reserve."""
 
 
+@dataclass(slots=True)
+class TimeLeft:
+    """One player's clock as last reported or estimated."""
+
+    seconds: float
+    """Main time left, or while in byo-yomi the time left in the current period
+    (Japanese) or for the current block (Canadian)."""
+    stones: int = 0
+    """0 while main time runs; in byo-yomi the stones left in the block
+    (Canadian) or the periods left (Japanese, as KGS reports it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    """What ``time_settings`` or ``kgs-time_settings`` set."""
+    """A time control. All times in seconds.
+
+    * absolute: ``main``; Fischer: plus ``increment`` after each move;
+    * Japanese byo-yomi (``BYOYOMI``): ``main``, then ``count`` periods of
+      ``period`` seconds; a move that overruns its period uses up another;
+    * Canadian (``CANADIAN``): ``main``, then ``count`` moves in each block of
+      ``period`` seconds;
+    * ``NONE``: no clock.
+    """
 
     system: str = NONE
     main: float = 0.0
@@ -48,7 +91,10 @@ class TimeControl:
     (Canadian)."""
     count: int = 0
     """Canadian: stones per block. Japanese: number of periods."""
+    increment: float = 0.0
+    """Fischer: seconds added after each move (absolute time only)."""
 
+    # -- reading the settings -------------------------------------------------
     @staticmethod
     def canadian(main: float, period: float, stones: int) -> TimeControl:
         """The reading of GTP's ``time_settings main byo stones``.
@@ -62,26 +108,179 @@ class TimeControl:
             return TimeControl(ABSOLUTE, main)
         return TimeControl(CANADIAN, main, period, stones)
 
+    @classmethod
+    def parse(cls, main: str | None = None, byoyomi: str | None = None,
+              canadian: str | None = None) -> TimeControl:
+        """From the match's option texts ``MAIN[+INCREMENT]``,
+        ``SECONDS[xPERIODS]`` and ``SECONDS/STONES``; ValueError on bad text
+        (the message starts with the form expected) or a bad combination. A
+        main time of 0 without byo-yomi is no clock.
+
+        >>> TimeControl.parse("60+0.5").describe()
+        '60 s + 0.5 s/move'
+        >>> TimeControl.parse("60", canadian="30/5").describe()
+        '60 s, then 5 moves per 30 s'
+        """
+        main_seconds, increment = 0.0, 0.0
+        if main is not None:
+            main_text, sep, increment_text = main.partition("+")
+            main_seconds = _number(main_text)
+            increment = _number(increment_text) if sep else 0.0
+            if not (main_seconds >= 0 and increment >= 0):
+                raise ValueError(f"MAIN[+INC]: expected seconds, e.g. 60 or 60+0.5 (not negative), not {main!r}")
+        byo = None
+        if byoyomi is not None:
+            period_text, sep, periods_text = byoyomi.lower().partition("x")
+            period, periods = _number(period_text), _whole(periods_text) if sep else 1
+            if not (period > 0 and periods >= 1):
+                raise ValueError(f"SECONDS[xPERIODS]: expected e.g. 10x3 (3 periods of 10 s; seconds > 0, "
+                                 f"periods >= 1), not {byoyomi!r}")
+            byo = cls(BYOYOMI, main_seconds, period, periods)
+        if canadian is not None:
+            block_text, sep, stones_text = canadian.partition("/")
+            block, stones = _number(block_text), _whole(stones_text) if sep else 0
+            if not (block > 0 and stones >= 1):
+                raise ValueError(f"SECONDS/STONES: expected e.g. 30/5 (5 moves in every 30 s; seconds > 0, "
+                                 f"stones >= 1), not {canadian!r}")
+            if byo is not None:
+                raise ValueError("choose Japanese or Canadian byo-yomi, not both")
+            byo = cls(CANADIAN, main_seconds, block, stones)
+        if byo is not None:
+            if increment:
+                raise ValueError("an increment does not combine with byo-yomi")
+            return byo
+        if main_seconds > 0:
+            return cls(ABSOLUTE, main_seconds, increment=increment)
+        if increment:
+            raise ValueError("MAIN[+INC]: an increment needs a main time > 0")
+        return cls()
+
+    # -- what it is ------------------------------------------------------------
     @property
     def limited(self) -> bool:
         return self.system != NONE
 
+    @property
+    def kind(self) -> str:
+        """``none``, ``absolute``, ``fischer``, ``byoyomi`` or ``canadian``."""
+        if self.system == ABSOLUTE and self.increment:
+            return "fischer"
+        return self.system
 
-@dataclass(slots=True)
-class TimeLeft:
-    """One colour's clock as last reported or estimated."""
+    def describe(self) -> str:
+        """For people: ``60 s + 0.5 s/move``, ``no clock``."""
+        kind = self.kind
+        if kind == NONE:
+            return "no clock"
+        text = f"{self.main:g} s"
+        if kind == "fischer":
+            text += f" + {self.increment:g} s/move"
+        elif kind == BYOYOMI:
+            text += f", byo-yomi {self.count} x {self.period:g} s"
+        elif kind == CANADIAN:
+            text += f", then {self.count} moves per {self.period:g} s"
+        return text
 
-    seconds: float
-    """Main time left, or while in byo-yomi the time left in the current period
-    (Japanese) or for the current block (Canadian)."""
-    stones: int = 0
-    """0 while main time runs; in byo-yomi the stones left in the block
-    (Canadian) or the periods left (Japanese, as KGS reports it)."""
+    def settings_commands(self, knows_kgs: bool) -> list[str]:
+        """What to tell an engine before a game (the inverse of
+        :meth:`canadian` and ``kgs-time_settings``). GTP times are whole
+        seconds; they are rounded up so that a short clock is not announced as
+        zero (``time_settings 0 0 0`` would read as no time at all). GTP cannot
+        express an increment: Fischer clocks are announced as absolute time
+        and ``time_left`` shows the increments as they are added."""
+        main = math.ceil(self.main)
+        if self.system == ABSOLUTE:
+            return [f"time_settings {max(main, 1)} 0 0"]
+        if self.system == CANADIAN:
+            return [f"time_settings {main} {math.ceil(self.period)} {self.count}"]
+        if self.system == BYOYOMI:
+            if knows_kgs:
+                return [f"kgs-time_settings byoyomi {main} {math.ceil(self.period)} {self.count}"]
+            # Plain GTP has only Canadian byo-yomi; one stone per period is
+            # the closest reading (it hides the extra periods from the engine).
+            return [f"time_settings {main} {math.ceil(self.period)} 1"]
+        return []
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as the match results file records them."""
+        byoyomi, canadian = self.system == BYOYOMI, self.system == CANADIAN
+        return {"kind": self.kind, "main": float(self.main), "increment": float(self.increment),
+                "byoyomi": float(self.period) if byoyomi else 0.0, "periods": self.count if byoyomi else 0,
+                "canadian_seconds": float(self.period) if canadian else 0.0,
+                "canadian_stones": self.count if canadian else 0}
+
+    # -- the rules of the clock -------------------------------------------------
+    def start(self) -> TimeLeft:
+        """A player's clock before the first move."""
+        if self.main > 0 or self.system == ABSOLUTE:
+            return TimeLeft(self.main, 0)
+        return self._byoyomi_start()
+
+    def _byoyomi_start(self) -> TimeLeft:
+        """The clock at the moment main time runs out (or a block starts)."""
+        if self.system in (CANADIAN, BYOYOMI):
+            return TimeLeft(self.period, self.count)
+        return TimeLeft(0.0, 0)
+
+    def charge(self, left: TimeLeft, seconds: float) -> TimeLeft:
+        """The clock after a move of ``seconds`` from ``left``. A move that
+        fits in the main time left stays in main time; an overrun out of the
+        last period (or block) is not charged further: the referee flags it,
+        or forgives it within its tolerance."""
+        if not self.limited:
+            return left
+        if left.stones == 0:
+            remaining = left.seconds - seconds
+            if remaining >= 0 or self.system == ABSOLUTE:
+                return TimeLeft(max(remaining, 0.0) + self.increment, 0)
+            # Main time ran out during this move; the overrun comes out of byo-yomi.
+            left, seconds = self._byoyomi_start(), -remaining
+        if self.system == CANADIAN:
+            stones = left.stones - 1
+            if stones == 0:
+                return self._byoyomi_start()  # a new block starts
+            return TimeLeft(max(left.seconds - seconds, 0.0), stones)
+        if self.system == BYOYOMI:
+            periods = left.stones
+            if seconds > left.seconds:
+                periods -= math.ceil((seconds - left.seconds) / self.period)
+            return TimeLeft(self.period, max(periods, 1))
+        return left
+
+    def allowance(self, left: TimeLeft) -> float:
+        """Seconds the next move may take from ``left`` before the flag falls
+        (inf: no clock): what is left, plus in main time what byo-yomi adds."""
+        if not self.limited:
+            return math.inf
+        if self.system == BYOYOMI:
+            periods = self.count if left.stones == 0 else left.stones - 1
+            return left.seconds + periods * self.period
+        if self.system == CANADIAN and left.stones == 0:
+            return left.seconds + self.period
+        return left.seconds
+
+
+def _number(text: str) -> float:
+    """``text`` as a finite float, or NaN."""
+    try:
+        value = float(text)
+    except ValueError:
+        return math.nan
+    return value if math.isfinite(value) else math.nan
+
+
+def _whole(text: str) -> int:
+    """``text`` as an int, or 0."""
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 @dataclass
 class Clock:
-    """The time control and both colours' remaining time."""
+    """The engine's clock in a session: the time control and both colours'
+    remaining time."""
 
     control: TimeControl = field(default_factory=TimeControl)
     left: dict[int, TimeLeft] = field(default_factory=dict)
@@ -98,40 +297,12 @@ class Clock:
     def time_left(self, colour: int) -> TimeLeft:
         """What ``colour`` has left: reported, estimated, or the full settings."""
         known = self.left.get(colour)
-        if known is not None:
-            return known
-        control = self.control
-        if control.main > 0 or control.system == ABSOLUTE:
-            return TimeLeft(control.main, 0)
-        return _enter_byoyomi(control)
+        return known if known is not None else self.control.start()
 
     def record_usage(self, colour: int, seconds: float) -> None:
         """Charge a move's thinking time to ``colour`` until ``time_left`` says better."""
-        control = self.control
-        if not control.limited:
-            return
-        left = self.time_left(colour)
-        if left.stones == 0:
-            remaining = left.seconds - seconds
-            if remaining > 0 or control.system == ABSOLUTE:
-                self.left[colour] = TimeLeft(max(remaining, 0.0), 0)
-                return
-            # Main time ran out during this move; the overrun comes out of byo-yomi.
-            left = _enter_byoyomi(control)
-            seconds = -remaining
-        if control.system == CANADIAN:
-            remaining = left.seconds - seconds
-            stones = left.stones - 1
-            if stones == 0:
-                left = _enter_byoyomi(control)  # a new block starts
-            else:
-                left = TimeLeft(max(remaining, 0.0), stones)
-        elif control.system == BYOYOMI:
-            periods = left.stones
-            if seconds > left.seconds:
-                periods -= max(1, math.ceil((seconds - left.seconds) / control.period))
-            left = TimeLeft(control.period, max(periods, 1))
-        self.left[colour] = left
+        if self.control.limited:
+            self.left[colour] = self.control.charge(self.time_left(colour), seconds)
 
     def move_budget(self, colour: int, moves_left: int) -> float | None:
         """Seconds the next move of ``colour`` may take, or None without a clock.
@@ -159,12 +330,3 @@ class Clock:
             share = left.seconds / moves_left
         budget = share * (1 - SAFETY_FRACTION) - SAFETY_SECONDS
         return max(MIN_BUDGET, budget)
-
-
-def _enter_byoyomi(control: TimeControl) -> TimeLeft:
-    """The clock at the moment main time runs out."""
-    if control.system == CANADIAN:
-        return TimeLeft(control.period, control.count)
-    if control.system == BYOYOMI:
-        return TimeLeft(control.period, control.count)
-    return TimeLeft(0.0, 0)

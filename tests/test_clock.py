@@ -112,3 +112,33 @@ def test_budget_is_never_below_the_minimum() -> None:
 def test_estimate_moves_left(game: str, size: int, played: int, expected: int) -> None:
     estimate_moves_left = find_game(game).moves_left
     assert estimate_moves_left(size, played) == expected
+
+
+def test_one_model_for_the_engine_clock_and_the_referee() -> None:
+    # The match's option texts and GTP's settings read to the same control ...
+    assert TimeControl.parse("600") == TimeControl.canadian(600, 0, 0) == TimeControl(ABSOLUTE, 600)
+    assert TimeControl.parse("60", canadian="300/25") == TimeControl.canadian(60, 300, 25)
+    assert TimeControl.parse("60", byoyomi="30x5") == TimeControl(BYOYOMI, 60, 30, 5)
+    assert TimeControl.parse(None) == TimeControl() and not TimeControl.parse("0", None).limited
+    # ... and what the referee announces reads back as what it keeps.
+    for control in (TimeControl.parse("60"), TimeControl.parse("60", canadian="300/25")):
+        command, = control.settings_commands(False)
+        assert TimeControl.canadian(*map(int, command.split()[1:])) == control
+    # The engine's clock charges a move by the same rules as the referee's.
+    control = TimeControl.parse("5", byoyomi="10x3")
+    clock = Clock()
+    clock.set_control(control)
+    clock.record_usage(BLACK, 27)  # 5 s of main time, then 22 s: two of the three periods used up
+    assert clock.time_left(BLACK) == control.charge(control.start(), 27) == TimeLeft(10, 1)
+    assert control.allowance(control.start()) == 35 and control.allowance(TimeLeft(10, 1)) == 10
+    clock.set_control(TimeControl.parse("10+2"))  # Fischer: the increment comes after each move
+    clock.record_usage(WHITE, 3)
+    assert clock.time_left(WHITE) == TimeLeft(9, 0)
+
+
+def test_a_move_that_fits_the_main_time_exactly_stays_in_main_time() -> None:
+    for control in (TimeControl(BYOYOMI, 5, 10, 3), TimeControl(CANADIAN, 5, 30, 5)):
+        assert control.charge(control.start(), 5) == TimeLeft(0, 0)
+    assert TimeControl(BYOYOMI, 5, 10, 3).allowance(TimeLeft(0, 0)) == 30
+    assert TimeControl(CANADIAN, 5, 30, 5).allowance(TimeLeft(0, 0)) == 30
+    assert TimeControl().allowance(TimeControl().start()) == float("inf")

@@ -28,12 +28,14 @@ import pytest
 from engine.colour import BLACK, WHITE
 from engine.games import new_position
 from engine.star.scoring import score
+from protocol.clock import TimeControl
 from protocol.controller import EngineSpec
-from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
-                            TIMEOUT, EngineEntry, MatchSettings, RefereeClock, TimeControl, deal, format_summary,
-                            run_match, save_sgf, schedule, summarise)
-from protocol.tools.match.results import ResultsError, read_results
 from protocol.stats import Sprt, Tally
+from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
+                                  TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
+                                  schedule, summarise)
+from protocol.tools.match.referee import RefereeClock
+from protocol.tools.match.results import ResultsError, read_results
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_ENGINE = str(ROOT / "tests" / "fake_engines" / "fake_engine.py")
@@ -319,7 +321,7 @@ def test_fixed_playouts_matches_are_reproducible() -> None:
 def test_openings_are_played_with_both_colours(tmp_path: Path) -> None:
     book = tmp_path / "openings.txt"
     book.write_text("# two openings\ns43 *10\n\nT21   # one move\n")
-    from protocol.tools.match import read_openings
+    from protocol.tools.match.settings import read_openings
 
     openings = read_openings(str(book), "star", 4)
     assert openings == (("S43", "*10"), ("T21",))
@@ -476,11 +478,62 @@ def test_engine_commands_get_the_playouts_and_the_slot():
 
 
 def test_amazons_sgf_goes_beside_the_results_by_default():
-    from protocol.tools.match import default_sgf_dir
+    from protocol.tools.match.records import default_sgf_dir
 
     assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
     assert default_sgf_dir("star", "runs/games.jsonl") is None
     assert default_sgf_dir("amazons", None) is None
+
+
+def test_sgf_names_the_engine_that_moved_first_as_sgf_black(tmp_path: Path) -> None:
+    position = new_position("amazons", 6)
+    first = position.format_move(position.legal_moves()[0])  # white moves first in the Amazons
+    record = {"game": "amazons", "size": 6, "key": "A vs B #0", "reason": "resign", "result": "B+R",
+              "engines": {"black": {"name": "A"}, "white": {"name": "B"}},
+              "moves": [{"colour": "white", "move": first}, {"colour": "black", "move": "resign"}]}
+    root, *moves = Path(save_sgf(record, str(tmp_path / "sgf"))).read_text().splitlines()
+    assert root.startswith("(;GM[18]") and root.endswith("RE[W+R]PB[B]PW[A]GN[A vs B #0]GC[ended by resign]")
+    assert len(moves) == 2 and moves[0].startswith(";B[")  # the first mover is SGF's B
+    assert save_sgf({**record, "game": "star", "size": 4, "moves": []}, str(tmp_path / "none")) is None
+    assert not (tmp_path / "none").exists()
+
+
+@pytest.fixture
+def third_game():
+    """A game registered after the match code was imported: an Amazons
+    variant without SGF records, under another name."""
+    import dataclasses
+
+    from engine.games import GAME_LIST, find_game, register
+
+    game = dataclasses.replace(find_game("amazons"), name="third", title="Third", write_record=None,
+                               read_record=None)
+    register(game)
+    try:
+        yield game
+    finally:
+        GAME_LIST.remove(game)
+
+
+def test_the_match_knows_games_by_their_descriptor_only(third_game) -> None:
+    import argparse
+
+    from protocol.tools.match import add_arguments
+    from protocol.tools.match.records import board_outcome, default_sgf_dir
+
+    match = settings("x", "y", game="third", size=None)
+    assert match.rules is third_game and match.board_size == third_game.default_size
+    assert default_sgf_dir("third", "runs/games.jsonl") is None
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--game", "third"]).game == "third"
+    # A game without a pass ends when the side to move has none, and loses.
+    position = third_game.new_position(6)
+    while not position.is_over():
+        position.play(position.legal_moves()[0])
+    outcome = board_outcome(position, 0.0)
+    assert outcome["reason"] == "no_moves" and outcome["winner"] == position.winner()
+    assert outcome["score"] == position.rules.score(position, 0.0).to_json(position)
 
 
 def test_seeded_parallel_slots_play_different_games_with_the_slot_in_the_seed() -> None:

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.colour import parse_colour  # noqa: E402
 from engine.errors import GameError  # noqa: E402
-from engine.games import new_position  # noqa: E402
+from engine.games import games, new_position  # noqa: E402
 
 MODES = ("random", "illegal", "garbage", "silent", "slow", "die", "close", "error", "huge",
          "trickle", "resign", "reject", "badscore", "pass", "crlf")
@@ -49,7 +49,7 @@ class FakeEngine:
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         self.rng = random.Random(options.seed)
-        self.game = "star"
+        self.game = games()[0]
         self.size = 4
         self.komi = 0.0
         self.position = new_position(self.game, self.size)
@@ -122,9 +122,10 @@ class FakeEngine:
         if name == "genmove":
             return self.genmove(parse_colour(args[0]))
         if name == "final_score":
-            from engine.star.scoring import score
-
-            result = score(self.position, self.komi).gtp_result()
+            try:
+                result = self.position.rules.score(self.position, self.komi).gtp_result()
+            except GameError:
+                return False, "cannot score"
             if self.options.mode == "badscore":
                 result = "W+99" if not result.startswith("W") else "B+99"
             return True, result

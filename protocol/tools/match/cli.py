@@ -1,0 +1,359 @@
+"""``stargtp match`` on the command line: its options, their checks, and the run.
+
+Every option is read as text and checked here, so that a bad value gives one
+line naming the option and the form it takes (``--games N: expected a whole
+number of at least 1, not '0'``) and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import signal
+import sys
+from typing import TextIO
+
+from engine.errors import GameError
+from engine.games import find_game, games
+from protocol.clock import TimeControl
+from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
+from protocol.stats import Sprt
+from protocol.tools.match.records import default_sgf_dir
+from protocol.tools.match.report import format_summary
+from protocol.tools.match.results import ResultsError
+from protocol.tools.match.runner import MatchResult, run_match
+from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
+                                           PLAYOUTS_PLACEHOLDER, EngineEntry, MatchSettings,
+                                           has_playouts_placeholder, read_openings)
+
+OPT_BLACK = "--black [NAME=]ENGINE"
+OPT_WHITE = "--white [NAME=]ENGINE"
+OPT_ENGINE = "--engine NAME=ENGINE"
+OPT_SIZE = "--size N"
+OPT_KOMI = "--komi K"
+OPT_GAMES = "--games N"
+OPT_OPENINGS = "--openings FILE"
+OPT_TIME = "--time MAIN[+INC]"
+OPT_BYOYOMI = "--byoyomi SECONDS[xPERIODS]"
+OPT_CANADIAN = "--canadian SECONDS/STONES"
+OPT_TOLERANCE = "--time-tolerance SECONDS"
+OPT_PLAYOUTS = "--playouts N"
+OPT_MOVE_TIMEOUT = "--move-timeout SECONDS"
+OPT_COMMAND_TIMEOUT = "--command-timeout SECONDS"
+OPT_START_TIMEOUT = "--start-timeout SECONDS"
+OPT_CONCURRENCY = "--concurrency K"
+OPT_RESULTS = "--results FILE"
+OPT_SPRT = "--sprt ELO0 ELO1 ALPHA BETA"
+OPT_ENGINE_STDERR = "--engine-stderr FILE"
+OPT_MAX_RESPONSE = "--max-response-bytes N"
+OPT_SGF_DIR = "--sgf-dir DIR"
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Make argparse's own errors (an unknown ``--game``, ``--sprt`` with three
+    numbers) one line too, like the checks of :func:`settings_from_args`,
+    instead of the usage text followed by the message."""
+    def error(message: str) -> None:
+        parser.exit(2, f"{parser.prog}: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign, assignment]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``stargtp match``. Values are read as text and checked
+    by :func:`settings_from_args`."""
+    _one_line_errors(parser)
+    engines = parser.add_argument_group("engines (commands to start, or tcp:HOST:PORT)")
+    engines.add_argument("--black", metavar="[NAME=]ENGINE", help="first engine (named A unless NAME= is given); "
+                         "plays black in even rounds")
+    engines.add_argument("--white", metavar="[NAME=]ENGINE", help="second engine (named B unless NAME= is given)")
+    engines.add_argument("--engine", metavar="NAME=ENGINE", action="append", default=[],
+                         help="an engine by name; give two or more for a round robin (instead of --black/--white)")
+    game = parser.add_argument_group("games")
+    game.add_argument("--game", choices=games(), default=games()[0])
+    game.add_argument("--size", metavar="N", help="board size (rings for *Star); default per game")
+    game.add_argument("--komi", metavar="K", help="komi, added to white's *Star score (default 0)")
+    game.add_argument("--games", metavar="N", help="games per pairing (default 2)")
+    game.add_argument("--no-alternate", dest="alternate", action="store_false",
+                      help="the first engine always plays black")
+    game.add_argument("--openings", metavar="FILE", help="opening move lists, one per line; each is played twice, "
+                      "colours swapped")
+    clock = parser.add_argument_group("time control")
+    clock.add_argument("--time", metavar="MAIN[+INC]", help="main time and Fischer increment, seconds")
+    clock.add_argument("--byoyomi", metavar="SECONDS[xPERIODS]", help="Japanese byo-yomi after main time")
+    clock.add_argument("--canadian", metavar="SECONDS/STONES", help="Canadian byo-yomi after main time")
+    clock.add_argument("--time-tolerance", metavar="SECONDS",
+                       help=f"grace after the clock runs out (default {DEFAULT_TIME_TOLERANCE})")
+    clock.add_argument("--playouts", metavar="N",
+                       help="fixed-playouts mode: no clock; {playouts} in engine commands becomes N")
+    clock.add_argument("--move-timeout", metavar="SECONDS",
+                       help=f"longest move without a clock (default {DEFAULT_MOVE_TIMEOUT:g})")
+    clock.add_argument("--command-timeout", metavar="SECONDS",
+                       help=f"longest answer to any other command (default {DEFAULT_COMMAND_TIMEOUT:g})")
+    clock.add_argument("--start-timeout", metavar="SECONDS",
+                       help=f"longest wait for a started engine's first answer (default {DEFAULT_START_TIMEOUT:g})")
+    run = parser.add_argument_group("running")
+    run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1)")
+    run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume")
+    run.add_argument("--sprt", nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+                     help="stop early when the sequential test decides")
+    run.add_argument("--sprt-model", choices=("logistic", "bayeselo"), default="logistic",
+                     help="Elo model of the SPRT: fishtest's logistic (default) or cutechess-cli's bayeselo")
+    run.add_argument("--stats", choices=("auto", "trinomial", "pentanomial"), default="auto",
+                     help="sampling model: pentanomial counts colour-swapped game pairs (auto: when alternating)")
+    run.add_argument("--no-score-check", dest="check_scores", action="store_false",
+                     help="do not ask the engines for final_score")
+    run.add_argument("--engine-stderr", metavar="FILE", help="collect the engines' stderr in FILE")
+    run.add_argument("--max-response-bytes", metavar="N",
+                     help=f"longest answer accepted (default {DEFAULT_MAX_RESPONSE_BYTES})")
+    run.add_argument("--sgf-dir", metavar="DIR",
+                     help="Amazons: save each game as SGF in DIR (default with --results FILE:"
+                          " FILE's name without its suffix, plus -sgf)")
+    run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _whole_number(option: str, text: str | None, default: int | None, minimum: int | None) -> int | None:
+    """``text`` as an integer of at least ``minimum`` (``default`` when None)."""
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or (minimum is not None and value < minimum):
+        bound = "" if minimum is None else f" of at least {minimum}"
+        raise ValueError(f"{option}: expected a whole number{bound}, not {text!r}")
+    return value
+
+
+def _number(option: str, text: str | None, default: float, *, minimum: float | None = None,
+            positive: bool = False, unit: str = "") -> float:
+    """``text`` as a finite float (``default`` when None), optionally > 0 or >= ``minimum``."""
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    bound = " > 0" if positive else f" >= {minimum:g}" if minimum is not None else ""
+    if not math.isfinite(value) or (positive and value <= 0) or (minimum is not None and value < minimum):
+        raise ValueError(f"{option}: expected a finite number{unit}{bound}, not {text!r}")
+    return value
+
+
+def _seconds(option: str, text: str | None, default: float, *, allow_zero: bool = False) -> float:
+    return _number(option, text, default, minimum=0.0 if allow_zero else None, positive=not allow_zero,
+                   unit=" of seconds")
+
+
+def _file_to_write(option: str, path: str) -> None:
+    """A file the match will create or append to: not a directory, in a
+    directory that exists, readable and writable."""
+    if os.path.isdir(path):
+        raise ValueError(f"{option}: {path} is a directory, not a file")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"{option}: cannot create {path}: there is no directory {parent}")
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise ValueError(f"{option}: cannot read and write {path}: permission denied")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: cannot create {path}: permission denied in {parent}")
+
+
+def _directory_to_fill(option: str, path: str) -> None:
+    """A directory the match will create if needed and write files into."""
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise ValueError(f"{option}: {path} exists and is not a directory")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise ValueError(f"{option}: cannot write into {path}: permission denied")
+        return
+    ancestor = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise ValueError(f"{option}: cannot create {path}: {ancestor} is not a directory")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: cannot create {path}: permission denied in {ancestor}")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
+    def entry(option: str, text: str, default_name: str | None) -> EngineEntry:
+        try:
+            return EngineEntry.parse(text, default_name)
+        except ValueError as error:
+            raise ValueError(f"{option}: {error}") from None
+
+    if args.engine:
+        if args.black or args.white:
+            raise ValueError(f"{OPT_ENGINE}: use either --black/--white or --engine, not both")
+        entries = [entry(OPT_ENGINE, text, None) for text in args.engine]
+        if len(entries) < 2:
+            raise ValueError(f"{OPT_ENGINE}: a round robin needs two or more engines, not {len(entries)}")
+        option = OPT_ENGINE
+    else:
+        if not (args.black and args.white):
+            raise ValueError(f"{OPT_BLACK}, {OPT_WHITE}: give both (or two or more {OPT_ENGINE})")
+        entries = [entry(OPT_BLACK, args.black, "A"), entry(OPT_WHITE, args.white, "B")]
+        option = f"{OPT_BLACK}, {OPT_WHITE}"
+    names = [e.name for e in entries]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"{option}: engine names must differ; given more than once: {', '.join(repeated)}")
+    return entries
+
+
+def _time_control(args: argparse.Namespace) -> TimeControl:
+    texts = {"main": args.time, "byoyomi": args.byoyomi, "canadian": args.canadian}
+    for key, option in (("main", "--time"), ("byoyomi", "--byoyomi"), ("canadian", "--canadian")):
+        if texts[key] is not None:
+            try:
+                TimeControl.parse(**{key: texts[key]})  # its message starts with the form
+            except ValueError as error:
+                raise ValueError(f"{option} {error}") from None
+    if args.byoyomi is not None and args.canadian is not None:
+        raise ValueError(f"{OPT_BYOYOMI}, {OPT_CANADIAN}: choose one kind of byo-yomi, not both")
+    main = TimeControl.parse(main=args.time) if args.time is not None else TimeControl()
+    byoyomi = args.byoyomi is not None or args.canadian is not None
+    if args.time is not None and main.increment and byoyomi:
+        raise ValueError(f"{OPT_TIME}: an increment does not combine with --byoyomi or --canadian")
+    if args.time is not None and not main.main > 0 and not byoyomi:
+        raise ValueError(f"{OPT_TIME}: a main time of 0 and no byo-yomi is no clock; give MAIN > 0 "
+                         f"(or leave --time out for no clock)")
+    try:
+        return TimeControl.parse(args.time, args.byoyomi, args.canadian)
+    except ValueError as error:
+        raise ValueError(f"{OPT_TIME}: {error}") from None
+
+
+def settings_from_args(args: argparse.Namespace) -> MatchSettings:
+    """Build :class:`MatchSettings` from parsed options. ValueError, with a
+    message that names the option and the form it takes, when they do not fit."""
+    entries = _engine_entries(args)
+    size = _whole_number(OPT_SIZE, args.size, None, None)
+    rules = find_game(args.game)
+    size_value = rules.default_size if size is None else size
+    try:
+        rules.new_position(size_value)
+    except GameError as error:
+        raise ValueError(f"{OPT_SIZE}: {error}" + (" (the default size)" if size is None else "")) from None
+    komi = _number(OPT_KOMI, args.komi, 0.0)
+    games_per_pairing = _whole_number(OPT_GAMES, args.games, 2, 1)
+    concurrency = _whole_number(OPT_CONCURRENCY, args.concurrency, 1, 1)
+    playouts = _whole_number(OPT_PLAYOUTS, args.playouts, None, 1)
+    time_control = _time_control(args)
+    if playouts is not None and time_control.limited:
+        raise ValueError(f"{OPT_PLAYOUTS}: fixed playouts and a clock (--time, --byoyomi, --canadian) "
+                         f"exclude each other")
+    if playouts is not None and not has_playouts_placeholder(entries):
+        raise ValueError(f"{OPT_PLAYOUTS}: fixed playouts need {PLAYOUTS_PLACEHOLDER} in the engine commands, "
+                         f"e.g. 'stargtp serve --playouts {PLAYOUTS_PLACEHOLDER}'")
+    tolerance = _seconds(OPT_TOLERANCE, args.time_tolerance, DEFAULT_TIME_TOLERANCE, allow_zero=True)
+    move_timeout = _seconds(OPT_MOVE_TIMEOUT, args.move_timeout, DEFAULT_MOVE_TIMEOUT)
+    command_timeout = _seconds(OPT_COMMAND_TIMEOUT, args.command_timeout, DEFAULT_COMMAND_TIMEOUT)
+    start_timeout = _seconds(OPT_START_TIMEOUT, args.start_timeout, DEFAULT_START_TIMEOUT)
+    max_response_bytes = _whole_number(OPT_MAX_RESPONSE, args.max_response_bytes, DEFAULT_MAX_RESPONSE_BYTES, 1)
+    if args.stats == "pentanomial" and not args.alternate:
+        raise ValueError("--stats pentanomial: needs alternating colours (game pairs); drop --no-alternate")
+    sprt = None
+    if args.sprt:
+        numbers = [_number(OPT_SPRT, text, 0.0) for text in args.sprt]
+        try:
+            sprt = Sprt(*numbers, elo_model=args.sprt_model)
+        except ValueError as error:
+            raise ValueError(f"{OPT_SPRT}: {error}") from None
+        if len(entries) != 2:
+            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a round robin of {len(entries)}")
+        if args.sprt_model == "bayeselo" and (args.stats == "pentanomial" or
+                                              (args.stats == "auto" and args.alternate)):
+            raise ValueError("--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)")
+    openings: tuple[tuple[str, ...], ...] = ()
+    if args.openings:
+        try:
+            openings = read_openings(args.openings, rules, size_value)
+        except OSError as error:
+            raise ValueError(f"{OPT_OPENINGS}: cannot read {args.openings}: "
+                             f"{error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{OPT_OPENINGS}: {args.openings} is not UTF-8 text") from None
+        except (ValueError, GameError) as error:
+            raise ValueError(f"{OPT_OPENINGS}: {error}") from None
+    if args.results:
+        _file_to_write(OPT_RESULTS, args.results)
+    if args.engine_stderr:
+        _file_to_write(OPT_ENGINE_STDERR, args.engine_stderr)
+        if args.results and _same_file(args.results, args.engine_stderr):
+            raise ValueError(f"{OPT_ENGINE_STDERR}: {args.engine_stderr} is also the {OPT_RESULTS}; "
+                             f"the engines' stderr would corrupt the results")
+    sgf_dir = args.sgf_dir or default_sgf_dir(rules, args.results)
+    if sgf_dir:
+        _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
+    return MatchSettings(
+        engines=tuple(entries), game=args.game, size=size, komi=komi, games=games_per_pairing,
+        alternate=args.alternate, openings=openings, time_control=time_control,
+        time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
+        start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
+        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=args.results,
+        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``stargtp match``: 0 when the match ran (faults are outcomes), 2 for bad
+    settings or an unusable engine or results file, 130 when interrupted."""
+    try:
+        settings = settings_from_args(args)
+    except ValueError as error:
+        print(f"stargtp match: {error}", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else sys.stderr
+    try:
+        result = asyncio.run(_run_interruptible(settings, progress))
+    except ResultsError as error:
+        print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"stargtp match: {error}", file=sys.stderr)
+        return 2
+    if result is None:
+        print("stargtp match: interrupted; re-run with the same --results file to resume", file=sys.stderr)
+        return 130
+    if result.sprt_stopped:
+        print("SPRT decided: stopped early", file=sys.stderr)
+    print(format_summary(result.summaries, settings))
+    sys.stdout.flush()
+    return 0
+
+
+async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -> MatchResult | None:
+    """:func:`run_match`, cancelled cleanly (engines closed) by SIGINT/SIGTERM."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    assert task is not None
+    interrupted = False
+
+    def interrupt() -> None:
+        nonlocal interrupted
+        interrupted = True
+        task.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, interrupt)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        return await run_match(settings, progress=progress)
+    except asyncio.CancelledError:
+        if interrupted:
+            return None
+        raise

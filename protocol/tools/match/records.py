@@ -1,0 +1,207 @@
+"""A game's record: what it says, how a game that ended on the board is
+scored, and its SGF copy.
+
+A record is a JSON-ready dict, one line of the results file
+(:mod:`protocol.tools.match.results`; docs/match.md lists the fields). The
+referee starts it with :func:`new_record` and completes it with
+:func:`complete_record`. Everything game-specific comes from the game's
+descriptor (:class:`engine.game.Game`): the score and its JSON breakdown, the
+no-move rule that tells how a game ends, and the SGF writer.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from typing import Any
+
+from engine.colour import BLACK, WHITE, colour_name, opponent
+from engine.errors import GameError
+from engine.game import Game, Position
+from engine.games import find_game
+from protocol.tools.match.settings import GameJob, MatchSettings
+
+# -- how a game can end: the record's "reason" ---------------------------------
+REASON_SCORE = "score"
+"""A game with a no-move rule (*Star's pass) ended on the board and was scored."""
+REASON_NO_MOVES = "no_moves"
+"""A game without one (the Amazons): the side to move had no move and lost."""
+REASON_RESIGN = "resign"
+"""``genmove`` answered ``resign``."""
+
+# Faults: the engine at fault loses the game for one of these.
+ILLEGAL_MOVE = "illegal_move"
+"""``genmove`` answered a move the rules forbid here (e.g. an occupied cell)."""
+MALFORMED_MOVE = "malformed_move"
+"""``genmove`` answered text that is no move on this board."""
+TIMEOUT = "timeout"
+"""No complete answer in time: the clock (plus tolerance) or the command timeout."""
+GENMOVE_ERROR = "genmove_error"
+"""``genmove`` answered ``? ...``, which it never may."""
+CRASH = "crash"
+"""The engine died or closed its output (or the TCP connection)."""
+PROTOCOL_ERROR = "protocol_error"
+"""The output was not a well-formed answer: garbage framing, wrong id, too long."""
+REJECTED_MOVE = "rejected_move"
+"""The engine answered ``?`` to ``play`` with a move the referee found legal."""
+SETUP_ERROR = "setup_error"
+"""The engine failed a setup command (boardsize, clear_board, komi, opening ...)."""
+START_FAILURE = "start_failure"
+"""The engine could not be (re)started or reached for this game."""
+FAULT_KINDS = (ILLEGAL_MOVE, MALFORMED_MOVE, TIMEOUT, GENMOVE_ERROR, CRASH, PROTOCOL_ERROR,
+               REJECTED_MOVE, SETUP_ERROR, START_FAILURE)
+
+
+def clip(text: str, limit: int = 100) -> str:
+    """``text``, cut to ``limit`` characters with a note of its length."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+
+
+# -- the record ------------------------------------------------------------------
+def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | None],
+               settings: MatchSettings, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of game ``job`` of the match ``settings``, before it is played: engine ``names`` and the
+    ``identities`` they reported, by colour; ``moves`` is the list the referee
+    fills in as the game goes."""
+    return {
+        "type": "game", "key": job.key, "pairing": [job.first, job.second], "round": job.round,
+        "game": settings.game, "size": settings.board_size, "komi": settings.komi,
+        "black": job.black, "white": job.white,
+        "engines": {colour_name(c): {"name": names[c], "target": settings.engine(names[c]).spec.text,
+                                     "id": identities[c]} for c in (BLACK, WHITE)},
+        "opening": None if job.opening_index is None else {"index": job.opening_index, "moves": list(job.opening)},
+        "moves": moves,
+    }
+
+
+def result_text(winner: int, reason: str) -> str:
+    """The result of a game that did not end on the board, in SGF's notation:
+    R resign, T time, F forfeit (every other fault)."""
+    suffix = {REASON_RESIGN: "R", TIMEOUT: "T"}.get(reason, "F")
+    return f"{'B' if winner == BLACK else 'W'}+{suffix}"
+
+
+def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict[int, str],
+                    started: float, finished: float) -> None:
+    """Add the outcome (``winner``, ``reason`` and, as they apply, ``result``,
+    ``fault``, ``score``, ``engine_scores``, ``score_disagreements``) and the
+    timing (``started`` and ``finished`` as ``time.time()`` values)."""
+    winner = outcome["winner"]
+    result = outcome.get("result")
+    if result is None:
+        result = result_text(winner, outcome["reason"])
+    record.update({
+        "result": result,
+        "winner": None if winner is None else colour_name(winner),
+        "winner_engine": None if winner is None else names[winner],
+        "reason": outcome["reason"],
+        "fault": outcome.get("fault"),
+        "score": outcome.get("score"),
+        "engine_scores": outcome.get("engine_scores"),
+        "score_disagreements": outcome.get("score_disagreements", []),
+        "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(timespec="seconds"),
+        "seconds": round(finished - started, 3),
+    })
+
+
+def board_outcome(position: Position, komi: float) -> dict[str, Any]:
+    """``winner``, ``reason``, ``result`` and ``score`` (the breakdown's JSON)
+    of a game that ended on the board, from the game's descriptor.
+
+    A game whose players can always move (*Star, which passes) ends when the
+    rules say so and its score decides: reason ``score``. In a game without a
+    no-move (the Amazons: a player with nothing to play resigns) it ends when
+    the side to move has no move, and that player loses: reason ``no_moves``;
+    the score then adds the margin and its breakdown, when it names the same
+    winner (else the result is ``B+`` / ``W+``)."""
+    rules = position.rules
+    if rules.no_move(position, komi) is None:
+        winner, reason = position.winner(), REASON_NO_MOVES
+        try:
+            breakdown = rules.score(position, komi)
+        except GameError:
+            breakdown = None
+    else:
+        breakdown = rules.score(position, komi)
+        winner, reason = breakdown.winner, REASON_SCORE
+    if breakdown is None or breakdown.winner != winner:
+        return {"winner": winner, "reason": reason, "result": "B+" if winner == BLACK else "W+"}
+    return {"winner": winner, "reason": reason, "result": breakdown.gtp_result(),
+            "score": breakdown.to_json(position)}
+
+
+def replay(record: dict[str, Any]) -> Position:
+    """The final position of a recorded game (a resignation is no move)."""
+    position = find_game(record["game"]).new_position(record["size"])
+    for move in record["moves"]:
+        if move["move"] != "resign":
+            position.play(position.parse_move(move["move"]), BLACK if move["colour"] == "black" else WHITE)
+    return position
+
+
+# -- SGF -----------------------------------------------------------------------
+def save_sgf(record: dict[str, Any], directory: str) -> str | None:
+    """Write a game record as SGF into ``directory`` (created if needed), for
+    the games that have SGF records (the game's ``write_record``). Returns the
+    path written, or None for a game without records.
+
+    SGF calls the first mover ``B``: ``PB`` names the engine that moved first
+    (in the Amazons our White, whose moves the game's writer writes as ``B``)."""
+    rules = find_game(record["game"])
+    if rules.write_record is None:
+        return None
+    position = replay(record)
+    first_mover = rules.new_position(record["size"]).to_move
+    names = {colour: record["engines"][colour_name(colour)]["name"] for colour in (BLACK, WHITE)}
+    text = rules.write_record(position, result=record["result"])
+    text = add_root_properties(text, {"PB": names[first_mover], "PW": names[opponent(first_mover)],
+                                      "GN": record["key"], "GC": f"ended by {record['reason']}"})
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf")
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    return path
+
+
+def default_sgf_dir(game: Game | str, results_path: str | None) -> str | None:
+    """Where games are saved as SGF when no directory is given: beside the
+    results file for a game that has SGF records (``games.jsonl`` ->
+    ``games-sgf/``), else nowhere."""
+    rules = find_game(game) if isinstance(game, str) else game
+    if rules.write_record is None or not results_path:
+        return None
+    root, _ = os.path.splitext(results_path)
+    return root + "-sgf"
+
+
+def add_root_properties(text: str, properties: dict[str, str]) -> str:
+    r"""SGF ``text`` with ``properties`` added at the end of its root node,
+    values escaped.
+
+    >>> add_root_properties("(;GM[18]C[x\\]y]\n;B[aa])\n", {"GC": "a]b"})
+    '(;GM[18]C[x\\]y]GC[a\\]b]\n;B[aa])\n'
+    """
+    end = _root_node_end(text)
+    added = "".join(f"{name}[{_escape(value)}]" for name, value in properties.items())
+    return text[:end] + added + text[end:]
+
+
+def _root_node_end(text: str) -> int:
+    """The index just after the last property value of the first node."""
+    i = text.index(";", text.index("(")) + 1
+    end = i
+    while i < len(text) and text[i] not in ";()":
+        if text[i] == "[":
+            i += 1
+            while text[i] != "]":
+                i += 2 if text[i] == "\\" else 1
+            end = i + 1
+        elif not text[i].isspace():
+            end = i + 1
+        i += 1
+    return end
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")

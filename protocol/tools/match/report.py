@@ -1,0 +1,234 @@
+"""What a match has shown so far: the statistics of its records, the live
+progress line and the results table.
+
+Everything here works on the records alone (a list of dicts, as the results
+file holds them), so a finished or half-played match can be summarised
+again from its file. The statistics themselves are :mod:`protocol.stats`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
+from protocol.tools.match.settings import MatchSettings
+
+
+@dataclass(frozen=True)
+class PairingSummary:
+    """Statistics of one pairing, from ``first``'s side."""
+
+    first: str
+    second: str
+    tally: Tally
+    model: str
+    win_rate: Estimate
+    elo: Estimate
+    average_moves: float
+    seconds_per_move: dict[str, float]
+    faults: dict[str, dict[str, int]]
+    """engine name -> fault kind -> count."""
+    disagreements: dict[str, int]
+    sprt: SprtResult | None = None
+
+
+def game_score(record: dict[str, Any], engine_name: str) -> float:
+    """1, 1/2 or 0 for ``engine_name`` in a finished game."""
+    winner = record.get("winner_engine")
+    if winner is None:
+        return 0.5
+    return 1.0 if winner == engine_name else 0.0
+
+
+def tally_of(records: list[dict[str, Any]], first: str, second: str, alternate: bool = True) -> Tally:
+    """Trinomial counts of all games and pentanomial counts of the complete
+    colour-swapped pairs (rounds 2k and 2k+1) of one pairing."""
+    mine = [r for r in records if r.get("pairing") == [first, second]]
+    scores = [game_score(r, first) for r in mine]
+    pair_scores = []
+    if alternate:
+        by_round = {r["round"]: game_score(r, first) for r in mine}
+        for round_number, points in by_round.items():
+            if round_number % 2 == 0 and round_number + 1 in by_round:
+                pair_scores.append(points + by_round[round_number + 1])
+    return Tally.from_scores(scores, pair_scores)
+
+
+def sprt_decided(records: list[dict[str, Any]], settings: MatchSettings) -> bool:
+    """Whether the match's SPRT (if any) has accepted a hypothesis."""
+    if settings.sprt is None:
+        return False
+    (first, second), = settings.pairings()
+    return settings.sprt.evaluate(tally_of(records, first, second, settings.alternate),
+                                  settings.model).decision is not None
+
+
+def summarise(records: list[dict[str, Any]], settings: MatchSettings) -> list[PairingSummary]:
+    """One :class:`PairingSummary` per pairing."""
+    summaries = []
+    for first, second in settings.pairings():
+        mine = [r for r in records if r.get("pairing") == [first, second]]
+        tally = tally_of(mine, first, second, settings.alternate)
+        times: dict[str, list[float]] = {first: [], second: []}
+        faults: dict[str, Counter[str]] = {first: Counter(), second: Counter()}
+        disagreements: Counter[str] = Counter()
+        for record in mine:
+            for move in record["moves"]:
+                if move.get("seconds") is not None:
+                    times[record[move["colour"]]].append(move["seconds"])
+            if record.get("fault"):
+                faults[record["fault"]["engine"]][record["fault"]["kind"]] += 1
+            for name in record.get("score_disagreements") or []:
+                disagreements[name] += 1
+        lengths = [len(r["moves"]) for r in mine]
+        sprt = settings.sprt.evaluate(tally, settings.model) if settings.sprt is not None else None
+        summaries.append(PairingSummary(
+            first=first, second=second, tally=tally, model=settings.model,
+            win_rate=wilson_interval(tally.points, tally.games),
+            elo=elo_estimate(tally, settings.model),
+            average_moves=sum(lengths) / len(lengths) if lengths else math.nan,
+            seconds_per_move={n: (sum(t) / len(t) if t else math.nan) for n, t in times.items()},
+            faults={n: dict(c) for n, c in faults.items() if c},
+            disagreements=dict(disagreements), sprt=sprt))
+    return summaries
+
+
+def _elo_text(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return "0" if round(value) == 0 else f"{value:+.0f}"
+
+
+def _percent(value: float) -> str:
+    return "-" if math.isnan(value) else f"{100 * value:.1f}"
+
+
+def describe_match(settings: MatchSettings) -> str:
+    """The first line of the results table: the game, the size, the komi when
+    it is set (0 is the default, and it means nothing in some games), the
+    games per pairing and the clock."""
+    komi = f"komi {settings.komi:g}, " if settings.komi else ""
+    clock = (f"{settings.playouts} playouts per move" if settings.playouts else settings.time_control.describe())
+    tolerance = f" (tolerance {settings.time_tolerance:g} s)" if settings.time_control.limited else ""
+    return (f"{settings.game}, size {settings.board_size}, {komi}{settings.games} games per pairing, "
+            f"clock: {clock}{tolerance}")
+
+
+def format_summary(summaries: list[PairingSummary], settings: MatchSettings) -> str:
+    """The results table printed at the end of a match."""
+    lines = [describe_match(settings)]
+    for engine in settings.engines:
+        lines.append(f"  {engine.name} = {engine.spec.text}")
+    header = (f"{'pairing':<20} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'score':>6}  "
+              f"{'win rate % [95%]':<20} {'Elo [95%]':<20} {'moves':>6}  s/move (1st / 2nd)")
+    lines += ["", header, "-" * len(header)]
+    for s in summaries:
+        t = s.tally
+        win_rate = f"{_percent(s.win_rate.value)} [{_percent(s.win_rate.low)}, {_percent(s.win_rate.high)}]"
+        elo = f"{_elo_text(s.elo.value)} [{_elo_text(s.elo.low)}, {_elo_text(s.elo.high)}]"
+        per_move = " / ".join("-" if math.isnan(v) else f"{v:.3f}" for v in s.seconds_per_move.values())
+        moves = "-" if math.isnan(s.average_moves) else f"{s.average_moves:.1f}"
+        lines.append(f"{s.first + ' vs ' + s.second:<20} {t.games:>5} {t.wins:>5} {t.draws:>5} {t.losses:>6} "
+                     f"{t.points:>6g}  {win_rate:<20} {elo:<20} {moves:>6}  {per_move}")
+    lines.append("")
+    lines.append(f"Scores and intervals are from the first engine's side; Elo interval: "
+                 f"{summaries[0].model if summaries else settings.model} model.")
+    for s in summaries:
+        lines += _pairing_notes(s, settings)
+    if len(settings.engines) > 2:
+        lines += ["", _standings(summaries)]
+    return "\n".join(lines)
+
+
+def _pairing_notes(s: PairingSummary, settings: MatchSettings) -> list[str]:
+    """The faults, score disagreements and SPRT verdict of one pairing."""
+    lines = []
+    for name, kinds in s.faults.items():
+        listed = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        lines.append(f"faults ({s.first} vs {s.second}): {name}: {listed}")
+    for name, count in s.disagreements.items():
+        lines.append(f"score disagreements ({s.first} vs {s.second}): {name}: {count}")
+    if s.sprt is not None and settings.sprt is not None:
+        sprt = settings.sprt
+        verdict = {"H1": f"H1 accepted ({s.first} is stronger by about {sprt.elo1:g} Elo or more)",
+                   "H0": f"H0 accepted ({s.first} is not stronger by {sprt.elo1:g} Elo)",
+                   None: "no decision yet"}[s.sprt.decision]
+        lines.append(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g} "
+                     f"({sprt.elo_model}, {s.model}): LLR {s.sprt.llr:.3f} "
+                     f"[{s.sprt.lower:.3f}, {s.sprt.upper:.3f}]: {verdict}")
+    return lines
+
+
+def _standings(summaries: list[PairingSummary]) -> str:
+    """Points per engine over all its pairings (a round robin), best first."""
+    points: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    for s in summaries:
+        points[s.first] += s.tally.points
+        points[s.second] += s.tally.games - s.tally.points
+        played[s.first] += s.tally.games
+        played[s.second] += s.tally.games
+    return "standings: " + ", ".join(f"{name} {points[name]:g}/{played[name]}" for name, _ in points.most_common())
+
+
+class Progress:
+    """The live progress line on stderr."""
+
+    def __init__(self, settings: MatchSettings, total: int, done: int, stream: TextIO | None) -> None:
+        self.settings = settings
+        self.total = total
+        self.done = done
+        self.resumed = done
+        self.stream = stream
+        self.started = time.monotonic()
+        self.tty = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+
+    def line(self, records: list[dict[str, Any]]) -> str:
+        elapsed = time.monotonic() - self.started
+        played = self.done - self.resumed
+        rate = played / elapsed if elapsed > 0 and played else 0.0
+        remaining = self.total - self.done
+        eta = "-" if not rate else str(datetime.timedelta(seconds=round(remaining / rate)))
+        parts = [f"[{self.done}/{self.total}]"]
+        pairings = self.settings.pairings()
+        if len(pairings) == 1:
+            # Only the tally here: the line is redrawn after every game.
+            (first, second), = pairings
+            tally = tally_of(records, first, second, self.settings.alternate)
+            model = self.settings.model
+            elo = elo_estimate(tally, model)
+            parts.append(f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}")
+            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}%")
+            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]")
+            if self.settings.sprt is not None:
+                sprt = self.settings.sprt.evaluate(tally, model)
+                parts.append(f"LLR {sprt.llr:.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}]")
+        parts.append(f"{rate * 60:.1f} games/min")
+        parts.append(f"ETA {eta}")
+        return "  ".join(parts)
+
+    def update(self, records: list[dict[str, Any]]) -> None:
+        self.done = len(records)
+        if self.stream is None:
+            return
+        line = self.line(records)
+        self.stream.write(("\r\x1b[K" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def log(self, message: str) -> None:
+        if self.stream is None:
+            return
+        self.stream.write(("\r\x1b[K" if self.tty else "") + message + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.stream is not None and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,237 @@
+"""Running a match: engines per worker slot, games in parallel, the results
+file, resuming, and stopping when the SPRT decides.
+
+:func:`run_match` plays the games of :func:`~protocol.tools.match.settings.schedule`
+that the results file does not hold yet, ``concurrency`` at a time. Each
+worker slot owns an :class:`EnginePool`: its own engine processes (or
+connections), restarted after one broke. Games are dealt to the slots the
+same way every time (:func:`deal`), so fixed-playout matches replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, TextIO
+
+from engine.colour import BLACK, WHITE
+from engine.errors import GameError
+from protocol.controller import ControllerError, EngineError, GtpController
+from protocol.tools.match.records import clip, save_sgf
+from protocol.tools.match.referee import Seat, play_game
+from protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
+from protocol.tools.match.results import ResultsFile
+from protocol.tools.match.settings import GameJob, MatchSettings, schedule
+
+
+class EnginePool:
+    """The engine processes (or connections) one worker slot owns: one per
+    engine name, started on first use and replaced after it broke."""
+
+    def __init__(self, settings: MatchSettings, slot: int, stderr_sink: TextIO | None = None) -> None:
+        self.settings = settings
+        self.slot = slot
+        self.stderr_sink = stderr_sink
+        self.controllers: dict[str, GtpController] = {}
+        self.identities: dict[str, str] = {}
+        self.restarts: Counter[str] = Counter()
+
+    async def seat(self, name: str) -> Seat:
+        controller = self.controllers.get(name)
+        if controller is not None and controller.broken is None and controller.returncode is None:
+            return Seat(name, controller, identity=self.identities.get(name))
+        if controller is not None:
+            await controller.close()
+            del self.controllers[name]
+            self.restarts[name] += 1
+        try:
+            controller = await self.start(name)
+        except ControllerError as error:
+            return Seat(name, None, start_error=str(error))
+        return Seat(name, controller, identity=self.identities.get(name))
+
+    async def start(self, name: str) -> GtpController:
+        """Start (or connect to) engine ``name`` and ask who it is."""
+        spec = self.settings.engine_spec(name, self.slot)
+        sink = self.stderr_sink
+
+        def on_line(line: str) -> None:
+            if sink is not None:
+                sink.write(f"[{name} slot {self.slot}] {line}\n")
+                sink.flush()
+
+        controller = await GtpController.open(spec, command_timeout=self.settings.command_timeout,
+                                              max_response_bytes=self.settings.max_response_bytes,
+                                              on_stderr_line=on_line if sink is not None else None,
+                                              description=name)
+        try:
+            parts = []
+            for command, timeout in (("name", self.settings.start_timeout), ("version", None)):
+                try:
+                    parts.append((await controller.send(command, timeout=timeout)).strip())
+                except EngineError:
+                    pass
+            self.identities[name] = clip(" ".join(p for p in parts if p), 80) or name
+        except ControllerError:
+            await controller.close()
+            raise
+        self.controllers[name] = controller
+        return controller
+
+    async def close(self) -> None:
+        for controller in self.controllers.values():
+            await controller.close()
+        self.controllers.clear()
+
+
+@dataclass
+class MatchResult:
+    """What :func:`run_match` returns."""
+
+    records: list[dict[str, Any]]
+    """Every finished game of the match, resumed ones included."""
+    summaries: list[PairingSummary]
+    played: int
+    """Games played by this run."""
+    resumed: int
+    """Games found already recorded."""
+    sprt_stopped: bool = False
+
+
+async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
+                    on_record: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+    """Play the match ``settings`` describe and return every record.
+
+    With ``settings.results_path`` the games already in that file are kept
+    and only the missing ones are played. ``progress`` (e.g. ``sys.stderr``)
+    receives the progress line and fault messages. Raises ValueError when an
+    engine cannot be started or reached before the first game or the engine
+    stderr file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
+    for an unusable results file.
+    """
+    results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None
+    try:
+        stderr_sink = open(settings.engine_stderr, "a", encoding="utf-8") if settings.engine_stderr else None
+    except OSError as error:
+        if results is not None:
+            results.close()
+        raise ValueError(f"cannot open the engine stderr file {settings.engine_stderr}: "
+                         f"{error.strerror or error}") from None
+    pools = [EnginePool(settings, slot, stderr_sink) for slot in range(settings.concurrency)]
+    try:
+        return await _run(settings, results, pools, progress, on_record)
+    finally:
+        for pool in pools:
+            await pool.close()
+        if results is not None:
+            results.close()
+        if stderr_sink is not None:
+            stderr_sink.close()
+
+
+async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list[EnginePool],
+               progress: TextIO | None, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
+    """:func:`run_match` with its files open and its pools made."""
+    records: list[dict[str, Any]] = list(results.games) if results is not None else []
+    jobs = schedule(settings)
+    wanted = {job.key for job in jobs}
+    records = [r for r in records if r["key"] in wanted]  # a shorter re-run ignores the extra games
+    resumed = len(records)
+    done = {r["key"] for r in records}
+    pending = [job for job in jobs if job.key not in done]
+    reporter = Progress(settings, len(jobs), len(records), progress)
+    if results is not None and results.repaired_bytes:
+        reporter.log(f"{settings.results_path}: cut off a torn last record ({results.repaired_bytes} bytes)")
+    if records:
+        reporter.log(f"resuming: {len(records)} of {len(jobs)} games already recorded")
+    if sprt_decided(records, settings) or not pending:
+        return MatchResult(records, summarise(records, settings), 0, resumed,
+                           sprt_stopped=sprt_decided(records, settings))
+    await _preflight(pools[0], settings)
+    stop = asyncio.Event()
+    played = 0
+
+    async def worker(pool: EnginePool, my_jobs: list[GameJob]) -> None:
+        nonlocal played
+        for job in my_jobs:
+            if stop.is_set():
+                return
+            seats = {BLACK: await pool.seat(job.black), WHITE: await pool.seat(job.white)}
+            record = await play_game(job, seats, settings, reporter.log)
+            restarts = {n: pool.restarts[n] for n in (job.black, job.white) if pool.restarts[n]}
+            if restarts:
+                record["engine_restarts"] = restarts  # cumulative for this worker slot
+            if stop.is_set():
+                return  # the match was decided while this game ran
+            if results is not None:
+                results.append(record)
+            records.append(record)
+            played += 1
+            if on_record is not None:
+                on_record(record)
+            if settings.sgf_dir:
+                try:
+                    save_sgf(record, settings.sgf_dir)
+                except (OSError, GameError) as error:
+                    reporter.log(f"{job.key}: no SGF written: {error}")
+            reporter.update(records)
+            if sprt_decided(records, settings):
+                stop.set()
+
+    await _until_done_or_stopped([asyncio.create_task(worker(pool, jobs_of_slot))
+                                  for pool, jobs_of_slot in zip(pools, deal(pending, settings))], stop)
+    reporter.finish()
+    return MatchResult(records, summarise(records, settings), played, resumed,
+                       sprt_stopped=sprt_decided(records, settings))
+
+
+async def _until_done_or_stopped(tasks: list[asyncio.Task[None]], stop: asyncio.Event) -> None:
+    """Wait for the workers to finish, or for ``stop``; a worker's exception
+    is raised here. Workers still running are cancelled."""
+    try:
+        stopper = asyncio.create_task(stop.wait())
+        remaining = set(tasks)
+        while remaining:
+            finished, remaining = await asyncio.wait(remaining | {stopper}, return_when=asyncio.FIRST_COMPLETED)
+            for task in finished:
+                if task is not stopper and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+            remaining.discard(stopper)
+            if stop.is_set():
+                break
+        stopper.cancel()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def deal(jobs: list[GameJob], settings: MatchSettings) -> list[list[GameJob]]:
+    """Share the jobs out among the worker slots, the same way every time for
+    the same jobs and concurrency (so fixed-playout matches replay). The two
+    games of a colour-swapped pair go to one slot, back to back: pairs then
+    complete steadily for the pentanomial statistics and the SPRT, and both
+    games of a pair meet the same engine processes."""
+    groups: dict[tuple[str, str, int], list[GameJob]] = {}
+    for job in jobs:
+        unit = job.round // 2 if settings.alternate else job.round
+        groups.setdefault((job.first, job.second, unit), []).append(job)
+    slots: list[list[GameJob]] = [[] for _ in range(settings.concurrency)]
+    for index, group in enumerate(groups.values()):
+        slots[index % settings.concurrency].extend(group)
+    return slots
+
+
+async def _preflight(pool: EnginePool, settings: MatchSettings) -> None:
+    """Start every engine once before the first game, so a mistyped command
+    or a dead server is a clear error rather than a match of forfeits."""
+    for entry in settings.engines:
+        try:
+            controller = await pool.start(entry.name)
+            version = (await controller.send("protocol_version")).strip()
+        except (ControllerError, OSError) as error:
+            raise ValueError(f"engine {entry.name} ({entry.spec.text}) is not usable: {error}") from None
+        if version != "2":
+            print(f"warning: engine {entry.name} says protocol_version {version!r}, not 2", file=sys.stderr)

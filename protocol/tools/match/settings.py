@@ -1,0 +1,280 @@
+"""What a match is: its settings, its engines, its openings and its schedule.
+
+:class:`MatchSettings` holds everything that defines a match (only the
+engines are required) and refuses settings that cannot work;
+:func:`schedule` turns it into the list of :class:`GameJob` to play. The game
+is named by its descriptor's name (:func:`engine.games.find_game`); nothing
+here knows which games there are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.errors import GameError, IllegalMove
+from engine.game import Game, Position
+from engine.games import find_game, games
+from protocol.clock import TimeControl
+from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, EngineSpec
+from protocol.stats import Sprt
+
+DEFAULT_TIME_TOLERANCE = 0.25
+"""Seconds an answer may arrive after the clock ran out and still count. It
+absorbs pipe, network and scheduling delays the engine cannot see."""
+DEFAULT_MOVE_TIMEOUT = 60.0
+"""Seconds a move may take when no clock is set (the hang detector)."""
+DEFAULT_START_TIMEOUT = 30.0
+"""Seconds a freshly started engine may take to answer its first command
+(loading a network or a book can take a while; a loaded machine too)."""
+
+PLAYOUTS_PLACEHOLDER = "{playouts}"
+"""Replaced by the ``--playouts`` number in engine commands."""
+SLOT_PLACEHOLDER = "{slot}"
+"""Replaced by the worker slot's number in engine commands."""
+
+_ENGINE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+def _default_game() -> str:
+    return games()[0]
+
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """A named engine of the match."""
+
+    name: str
+    spec: EngineSpec
+
+    @classmethod
+    def parse(cls, text: str, default_name: str | None = None) -> "EngineEntry":
+        """``NAME=COMMAND`` / ``NAME=tcp:HOST:PORT``, or just the command when
+        ``default_name`` is given. Names: letters, digits, ``_ . -``."""
+        name, sep, rest = text.partition("=")
+        if sep and _ENGINE_NAME.match(name):
+            return cls(name, EngineSpec.parse(rest))
+        if default_name is None:
+            if sep and " " not in name.strip():
+                raise ValueError(f"engine name {name!r}: use 1 to 40 letters, digits, '_', '.' or '-'")
+            raise ValueError(f"expected NAME=COMMAND (or NAME=tcp:HOST:PORT), not {text!r}")
+        return cls(default_name, EngineSpec.parse(text))
+
+
+def has_playouts_placeholder(engines: tuple[EngineEntry, ...] | list[EngineEntry]) -> bool:
+    """Whether an engine command holds ``{playouts}`` (fixed playouts need one)."""
+    return any(PLAYOUTS_PLACEHOLDER in word for engine in engines for word in engine.spec.argv or ())
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Everything that defines a match. Only ``engines`` is required.
+
+    With two engines the match is a head-to-head; with more, every pair plays
+    ``games`` games (round robin). The first engine of each pairing plays
+    black in even rounds; colours alternate unless ``alternate`` is False.
+    """
+
+    engines: tuple[EngineEntry, ...]
+    game: str = field(default_factory=_default_game)
+    """The game's name (:func:`engine.games.games`); the first game by default."""
+    size: int | None = None
+    """Board size (rings for *Star); None for the game's default."""
+    komi: float = 0.0
+    games: int = 2
+    """Games per pairing."""
+    alternate: bool = True
+    openings: tuple[tuple[str, ...], ...] = ()
+    """Move lists, each played twice with colours swapped (when alternating)."""
+    time_control: TimeControl = field(default_factory=TimeControl)
+    time_tolerance: float = DEFAULT_TIME_TOLERANCE
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT
+    command_timeout: float = DEFAULT_COMMAND_TIMEOUT
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    playouts: int | None = None
+    """Fixed-playouts mode: no clock, and ``{playouts}`` in engine commands is
+    replaced by this number (see :meth:`engine_spec`)."""
+    concurrency: int = 1
+    sprt: Sprt | None = None
+    stats_model: str = "auto"
+    """``trinomial``, ``pentanomial``, or ``auto`` (pentanomial when alternating)."""
+    results_path: str | None = None
+    check_scores: bool = True
+    """Ask both engines for ``final_score`` after a scored game and log disagreements."""
+    engine_stderr: str | None = None
+    """File that collects the engines' stderr lines (default: discarded)."""
+    sgf_dir: str | None = None
+    """Directory for one SGF file per game, for games that have SGF records
+    (the Amazons; see :func:`protocol.tools.match.records.save_sgf`)."""
+
+    def __post_init__(self) -> None:
+        names = [engine.name for engine in self.engines]
+        if len(names) < 2:
+            raise ValueError("a match needs at least two engines")
+        if len(set(names)) != len(names):
+            raise ValueError(f"engine names must differ: {', '.join(names)}")
+        if self.game not in games():
+            raise ValueError(f"unknown game {self.game!r} (known: {', '.join(games())})")
+        if self.games < 1 or self.concurrency < 1:
+            raise ValueError("games and concurrency must be at least 1")
+        if self.sprt is not None and len(self.engines) != 2:
+            raise ValueError("an SPRT needs exactly two engines")
+        if self.stats_model not in ("auto", "trinomial", "pentanomial"):
+            raise ValueError(f"unknown statistics model {self.stats_model!r}")
+        if self.stats_model == "pentanomial" and not self.alternate:
+            raise ValueError("pentanomial statistics need alternating colours (game pairs)")
+        if self.sprt is not None and self.sprt.elo_model == "bayeselo" and self.model == "pentanomial":
+            raise ValueError("the bayeselo SPRT needs trinomial statistics (--stats trinomial)")
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        if self.playouts is not None and self.time_control.limited:
+            raise ValueError("fixed playouts and a clock exclude each other")
+        if self.playouts is not None and not has_playouts_placeholder(self.engines):
+            raise ValueError(f"fixed playouts need {PLAYOUTS_PLACEHOLDER} in the engine commands, e.g. "
+                             f"'stargtp serve --playouts {PLAYOUTS_PLACEHOLDER}'")
+        if not (math.isfinite(self.time_tolerance) and self.time_tolerance >= 0):
+            raise ValueError(f"the time tolerance must be a finite number of seconds >= 0, "
+                             f"not {self.time_tolerance!r}")
+        for value in (self.move_timeout, self.command_timeout, self.start_timeout):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"timeouts must be a finite number of seconds > 0, not {value!r}")
+        if not math.isfinite(self.komi):
+            raise ValueError(f"komi must be a finite number, not {self.komi!r}")
+        if self.max_response_bytes < 1:
+            raise ValueError("max_response_bytes must be at least 1")
+        try:
+            self.rules.new_position(self.board_size)
+            for opening in self.openings:
+                replay_opening(self.rules, self.board_size, opening)
+        except GameError as error:
+            raise ValueError(str(error)) from None
+
+    @property
+    def rules(self) -> Game:
+        """The game's descriptor."""
+        return find_game(self.game)
+
+    @property
+    def board_size(self) -> int:
+        return self.rules.default_size if self.size is None else self.size
+
+    @property
+    def model(self) -> str:
+        """The sampling model the statistics use."""
+        if self.stats_model == "auto":
+            return "pentanomial" if self.alternate else "trinomial"
+        return self.stats_model
+
+    def pairings(self) -> list[tuple[str, str]]:
+        return list(itertools.combinations([engine.name for engine in self.engines], 2))
+
+    def engine(self, name: str) -> EngineEntry:
+        return next(engine for engine in self.engines if engine.name == name)
+
+    def engine_spec(self, name: str, slot: int = 0) -> EngineSpec:
+        """How to start engine ``name`` in worker slot ``slot``: its command
+        with ``{playouts}`` replaced in fixed-playouts mode (GTP has no
+        standard command for a playout limit, so the limit travels on the
+        engine's command line) and ``{slot}`` by the slot number, so that
+        seeded engines of parallel slots do not all play the same games
+        (``--seed 1{slot}``)."""
+        spec = self.engine(name).spec
+        if spec.argv is None:
+            return spec
+        argv = tuple(word.replace(SLOT_PLACEHOLDER, str(slot)) for word in spec.argv)
+        if self.playouts is not None:
+            argv = tuple(word.replace(PLAYOUTS_PLACEHOLDER, str(self.playouts)) for word in argv)
+        return replace(spec, argv=argv)
+
+    def identity(self) -> dict[str, Any]:
+        """The settings that decide what a recorded game means; a results file
+        can only be resumed by a match with the same identity. The number of
+        games, concurrency, SPRT and timeouts may change between runs."""
+        return {
+            "game": self.game,
+            "size": self.board_size,
+            "komi": self.komi,
+            "engines": {engine.name: engine.spec.text for engine in self.engines},
+            "alternate": self.alternate,
+            "openings": [list(opening) for opening in self.openings],
+            "time_control": self.time_control.to_json(),
+            "playouts": self.playouts,
+        }
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One scheduled game."""
+
+    key: str
+    """Unique within a match: ``"A vs B #3"``; the resume key."""
+    first: str
+    second: str
+    round: int
+    """0-based game number within the pairing."""
+    black: str
+    white: str
+    opening_index: int | None
+    opening: tuple[str, ...]
+
+
+def schedule(settings: MatchSettings) -> list[GameJob]:
+    """Every game of the match in playing order: round by round, each round
+    visiting every pairing. Rounds ``2k`` and ``2k+1`` of a pairing share an
+    opening and swap colours (when alternating)."""
+    jobs = []
+    for round_number in range(settings.games):
+        for first, second in settings.pairings():
+            swapped = settings.alternate and round_number % 2 == 1
+            opening_index = None
+            opening: tuple[str, ...] = ()
+            if settings.openings:
+                step = round_number // 2 if settings.alternate else round_number
+                opening_index = step % len(settings.openings)
+                opening = settings.openings[opening_index]
+            jobs.append(GameJob(
+                key=f"{first} vs {second} #{round_number}", first=first, second=second,
+                round=round_number, black=second if swapped else first, white=first if swapped else second,
+                opening_index=opening_index, opening=opening))
+    return jobs
+
+
+def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[str]) -> Position:
+    """The position after ``moves`` in ``game`` (a descriptor or its name);
+    IllegalMove for a bad move, GameError if the opening ends the game
+    (nothing would be left to play)."""
+    rules = find_game(game) if isinstance(game, str) else game
+    position = rules.new_position(size)
+    for text in moves:
+        try:
+            position.play(position.parse_move(text))
+        except IllegalMove as error:
+            raise IllegalMove(f"{text!r}: {error}") from None
+    if position.is_over():
+        raise GameError("the opening ends the game")
+    return position
+
+
+def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ...], ...]:
+    """Openings from a text file: one per line, moves separated by spaces, in
+    playing order from the game's first mover; ``#`` starts a comment. Each is
+    checked with the rules and returned in canonical notation. ValueError
+    names the line of a bad one."""
+    openings = []
+    with open(path, encoding="utf-8") as stream:
+        for line_number, line in enumerate(stream, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            try:
+                position = replay_opening(game, size, words)
+            except GameError as error:
+                raise ValueError(f"{path}:{line_number}: {error}") from None
+            openings.append(tuple(position.format_move(move) for _, move in position.history))
+    if not openings:
+        raise ValueError(f"{path}: no openings")
+    return tuple(openings)
