@@ -73,5 +73,3 @@ def new_position(game: str, size: int | None = None):
     game does not support."""
     return find_game(game).new_position(size)
 
-
-DEFAULT_SIZE: dict[str, int] = {game.name: game.default_size for game in GAME_LIST}  # TEMPORARY

@@ -17,12 +17,18 @@ exit status 2, never a traceback:
   file that cannot be opened) raises :class:`OptionError`, which
   :func:`report_option_error` prints in the same form (returning 2); a tool
   catches it in ``run``, and :func:`main` catches any that escape.
+
+Diagnostics go through :mod:`logging`: every module logs to
+``logging.getLogger(__name__)``, and :func:`main` gives the root logger its
+one handler (:func:`configure_logging`: stderr, the message alone, INFO and
+up).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import math
 import sys
 from typing import Any, NoReturn
@@ -132,10 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue  # a tool that is not built yet is simply not offered
+        module = importlib.import_module(module_name)
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
@@ -143,13 +146,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# -- logging ---------------------------------------------------------------------------
+
+
+class StderrHandler(logging.StreamHandler):
+    """A handler that writes to whatever ``sys.stderr`` is when a record is
+    emitted, not to the stream it was made with (tests replace stderr)."""
+
+    def __init__(self) -> None:
+        logging.Handler.__init__(self)
+
+    @property
+    def stream(self):  # type: ignore[override]
+        return sys.stderr
+
+
+def configure_logging() -> None:
+    """The process's one log handler: stderr, ``%(message)s``, INFO and up.
+    Calling it again changes nothing."""
+    root = logging.getLogger()
+    if not any(isinstance(handler, StderrHandler) for handler in root.handlers):
+        handler = StderrHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
+    configure_logging()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # reported by the tool's parser, so the message names the tool
         tool = parser.tools.get(getattr(args, "command", None) or "", parser)
         tool.error(f"unrecognized arguments: {' '.join(extra)}")
-    if not hasattr(args, "run"):
+    if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
     try:

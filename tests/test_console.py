@@ -30,20 +30,14 @@ from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import Position, score
 from protocol.tools import console
-from protocol.tools.console import (
-    HumanGame,
-    RawConsole,
-    TerminalUI,
-    board_picture,
-    choose_star_layout,
-    compact_star_grid,
-    corner_placement,
-    history_path,
-    move_completions,
-    plain_text,
-    star_grid,
-    star_score_report,
-)
+from protocol.tools.console.board import board_picture
+from protocol.tools.console.completion import move_completions
+from protocol.tools.console.drawing import plain_text
+from protocol.tools.console.game import HumanGame
+from protocol.tools.console.game import score_report as star_score_report
+from protocol.tools.console.raw import RawConsole
+from protocol.tools.console.star import choose_star_layout, compact_star_grid, corner_placement, star_grid
+from protocol.tools.console.ui import TerminalUI, history_path
 from protocol.controller import GtpController
 from tests.star_reference import example_position, load_examples
 

@@ -11,7 +11,10 @@ import pytest
 from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import PASS, Position, geometry
-from protocol.pictures import amazons_svg, describe, position_svg, star_layout, star_svg
+from protocol.pictures import describe, position_svg
+from protocol.pictures.amazons import draw as amazons_svg
+from protocol.pictures.star import draw as star_svg
+from protocol.pictures.star import star_layout
 from tests.star_reference import example_position, load_examples
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -362,19 +362,30 @@ def test_merge_breaks_visit_ties_by_wins_then_first_worker():
     assert merge_results([c, b]).move == 6
 
 
-def test_parallel_workers_search_with_distinct_seeds_and_merge():
-    from engine.search.parallel import run_parallel, worker_seed
+def test_worker_pool_searches_with_distinct_seeds_and_merges():
+    """Root parallelism as the server and ``stargtp bench --workers`` run it:
+    worker i has the seed seed + i; the answers are merged by merge_results."""
+    import asyncio
 
-    assert [worker_seed(5, i) for i in range(3)] == [5, 6, 7]
-    run = run_parallel("star", 4, 2, Limits(playouts=200), seed=5, timeout=120)
-    assert [w.playouts for w in run.workers] == [200, 200]
-    assert run.playouts == 400 and run.merged.playouts == 400
-    assert run.workers[0].result.root != run.workers[1].result.root  # different seeds
-    assert run.merged.root == merge_results([w.result for w in run.workers]).root
-    assert sum(v for v, _ in run.merged.root.values()) == 400
+    from protocol.server.workers import GameState, SearchRequest, WorkerPool
+
+    state = GameState("star", 4, ())
+
+    async def search():
+        pool = WorkerPool("uct", {}, 5, workers=2)
+        try:
+            return await pool.search(SearchRequest(state, 1, Limits(playouts=200)))
+        finally:
+            await pool.close()
+
+    reply = asyncio.run(search())
+    assert reply.playouts == 400 and sum(v for v, _ in reply.root.values()) == 400
     # Each worker played what a player with its seed plays alone.
-    alone = make_player("uct", seed=6).genmove(Position(4), Limits(playouts=200))
-    assert alone.root == run.workers[1].result.root
+    alone = [make_player("uct", seed=seed).genmove(Position(4), Limits(playouts=200)) for seed in (5, 6)]
+    assert alone[0].root != alone[1].root  # different seeds
+    expected = merge_results(alone)
+    board = Position(4)
+    assert reply.root == {board.format_move(m): (v, w) for m, (v, w) in expected.root.items()}
 
 
 # -- the benchmark command ------------------------------------------------------------

@@ -20,10 +20,3 @@ GENERIC_PLAYERS: dict[str, type[Player]] = {
 
 __all__ = ["GENERIC_PLAYERS", "Limits", "Player", "SearchResult"]
 
-
-def __getattr__(name: str):  # TEMPORARY: until every caller imports engine.players
-    if name in ("PLAYERS", "make_player", "check_plays"):
-        import engine.players
-
-        return getattr(engine.players, name)
-    raise AttributeError(name)

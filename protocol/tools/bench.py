@@ -2,8 +2,11 @@
 
 Measures, from the empty board: random playouts per second, UCT tree
 iterations per second (one process), and with ``--workers N`` the iterations
-per second of N root-parallel worker processes against one worker process,
-measured in the same run, alternating, so that both see the same machine load.
+per second of the server's worker pool (:class:`protocol.server.workers.WorkerPool`,
+the root-parallel search ``stargtp serve --workers N`` runs) with N worker
+processes against one with one, measured in the same run, alternating, so
+that both see the same machine load. A pool's start-up is not timed; a
+search is timed from the request to the merged answer.
 Each figure is the median of ``--runs`` runs. A shared machine skews every
 number, so the load average is reported alongside, and with ``--workers N``
 also the *machine scaling*: how much faster N processes of a trivial busy loop
@@ -17,36 +20,39 @@ cores were busy.
 from __future__ import annotations
 
 import argparse
-import importlib
+import asyncio
 import json
+import logging
 import multiprocessing
 import os
 import platform
 import random
 import statistics
-import sys
 import time
-from typing import Any, Callable
+from typing import Any
 
 from engine.errors import GameError
-from engine.games import DEFAULT_SIZE, GAMES, new_position
-from engine.search import PLAYERS, Limits, make_player
-from engine.search.parallel import run_parallel
+from engine.games import find_game, games, new_position
+from engine.players import make_player, players
+from engine.search import Limits
 from protocol.cli import OptionError, finite_float, positive_int, report_option_error
+from protocol.server.workers import GameState, SearchRequest, WorkerError, WorkerPool
+
+logger = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="star")
+    parser.add_argument("--game", choices=games(), default=games()[0])
     parser.add_argument("--size", type=int, default=None,
                         help="board size (rings for *Star); default per game")
     parser.add_argument("--seconds", type=finite_float, default=2.0,
                         help="length of each timed run (default 2)")
     parser.add_argument("--workers", type=positive_int, default=1,
-                        help="also measure N root-parallel worker processes against one")
+                        help="also measure the server's pool of N root-parallel worker processes against one")
     parser.add_argument("--runs", type=positive_int, default=3,
                         help="timed runs of each kind; medians are reported (default 3)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--player", choices=PLAYERS, default="auto",
+    parser.add_argument("--player", choices=players(), default="auto",
                         help="the search whose tree iterations are timed (default auto: the"
                              " one the server plays, UCT-RAVE for *Star, MCTS with evaluation"
                              " cut-off for the Amazons)")
@@ -55,23 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _playout_function(game: str) -> Callable[[Any, random.Random], Any]:
-    """The game's random playout; GameError when the game is not built."""
-    if game == "star":
-        from engine.star.playout import random_playout
-
-        return random_playout
-    try:
-        module = importlib.import_module(f"engine.{game}.playout")
-        return module.random_playout
-    except (ImportError, AttributeError) as exc:
-        raise GameError(f"the game {game!r} has no playout in this build "
-                        f"(engine.{game}.playout.random_playout is missing)") from exc
-
-
 def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
-    """Random playouts per second from the empty board."""
-    playout = _playout_function(game)
+    """Random playouts per second from the empty board (the game's own
+    playout, ``rules.playout_winner``)."""
+    playout = find_game(game).playout_winner
     position = new_position(game, size)
     rng = random.Random(seed)
     count = 0
@@ -79,7 +72,7 @@ def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
     deadline = start + seconds
     while True:
         for _ in range(8):
-            playout(position, rng)
+            playout(position, rng, 0.0)
         count += 8
         now = time.perf_counter()
         if now >= deadline:
@@ -94,6 +87,30 @@ def measure_iterations(game: str, size: int, seconds: float, seed: int,
     start = time.perf_counter()
     result = player.genmove(position, Limits(seconds=seconds))
     return result.playouts / (time.perf_counter() - start)
+
+
+def measure_pool(game: str, size: int, workers: int, seconds: float, seed: int,
+                 params: dict[str, str], player_name: str = "auto") -> float:
+    """Tree iterations per second of the server's worker pool with ``workers``
+    processes (seeds ``seed``, ``seed + 1``...) searching the empty board for
+    ``seconds``: the merged answer's playouts over the time from the request
+    to that answer. Starting the processes is not timed. WorkerError when a
+    worker fails."""
+    position = new_position(game, size)
+    state = GameState(game, size, ())
+    request = SearchRequest(state, position.to_move, Limits(seconds=seconds))
+
+    async def timed_search() -> float:
+        pool = WorkerPool(player_name, params, seed, workers)
+        try:
+            await pool.start(state)
+            start = time.perf_counter()
+            reply = await pool.search(request)
+            return reply.playouts / (time.perf_counter() - start)
+        finally:
+            await pool.close()
+
+    return asyncio.run(timed_search())
 
 
 def _busy_loop(seconds: float, barrier: Any, replies: Any) -> None:
@@ -141,11 +158,7 @@ def _parse_params(pairs: list[str], player: str) -> dict[str, str]:
 
 
 def _check_board(game: str, size: int) -> None:
-    """OptionError unless ``game`` is built, with a playout, on ``size``."""
-    try:
-        _playout_function(game)
-    except GameError as error:
-        raise OptionError("--game", str(error)) from None
+    """OptionError unless ``game`` has a board of ``size``."""
     try:
         new_position(game, size)
     except GameError as error:
@@ -154,7 +167,7 @@ def _check_board(game: str, size: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = args.game
-    size = DEFAULT_SIZE[game] if args.size is None else args.size
+    size = find_game(game).default_size if args.size is None else args.size
     try:
         if not args.seconds > 0:
             raise OptionError("--seconds", f"expected a finite number > 0, not {format(args.seconds, 'g')!r}")
@@ -193,20 +206,18 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.workers > 1:
         baseline, parallel, ratios, machine = [], [], [], []
-        limits = Limits(seconds=args.seconds)
         try:
             for i in range(args.runs):
-                one = run_parallel(game, size, 1, limits, player=args.player, seed=args.seed + i,
-                                   params=params)
-                many = run_parallel(game, size, args.workers, limits, player=args.player,
-                                    seed=args.seed + i, params=params)
-                baseline.append(one.playouts_per_second)
-                parallel.append(many.playouts_per_second)
-                ratios.append(many.playouts_per_second / one.playouts_per_second)
+                one = measure_pool(game, size, 1, args.seconds, args.seed + i, params, args.player)
+                many = measure_pool(game, size, args.workers, args.seconds, args.seed + i, params,
+                                    args.player)
+                baseline.append(one)
+                parallel.append(many)
+                ratios.append(many / one)
                 machine.append(measure_cpu_scaling(args.workers, args.seconds)
                                / measure_cpu_scaling(1, args.seconds))
-        except RuntimeError as exc:
-            print(f"stargtp bench: {exc}", file=sys.stderr)
+        except WorkerError as exc:
+            logger.error("stargtp bench: %s", exc)
             return 1
         speedup = statistics.median(parallel) / statistics.median(baseline)
         log(f"1 worker process:      {statistics.median(baseline):10.0f} iterations/s   "

@@ -4,7 +4,8 @@ A record is one of:
 
 * a line of the match runner's results file (JSON lines: the header is
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
-* an Amazons SGF file (``GM[18]``, read with :mod:`engine.amazons.sgf`);
+* an SGF file of a game that has records (the Amazons, ``GM[18]``), read by
+  the game's own reader (:func:`engine.games.read_record`);
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
   ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
   ``white M M ...`` plays its moves for that colour (set-up), and any other
@@ -19,16 +20,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from engine.colour import parse_colour
 from engine.errors import GameError
-from engine.games import GAMES, new_position
+from engine.games import GAME_LIST, games, new_position
+from engine.games import read_record as read_sgf_record
 from protocol.cli import OptionError, finite_float, positive_float, report_option_error
-from protocol.pictures import describe, position_svg
+from protocol.pictures import Drawing, describe, drawing_for, position_svg
+
+logger = logging.getLogger(__name__)
 
 
 class RecordError(Exception):
@@ -69,7 +75,7 @@ def read_record(text: str, *, game: str | None = None, size: int | None = None,
 
 
 def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
-    games: list[dict[str, Any]] = []
+    played: list[dict[str, Any]] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -78,26 +84,26 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
         except ValueError as error:
             raise RecordError(f"{source}:{number}: not a JSON record ({error})") from None
         if isinstance(item, dict) and item.get("type") != "header" and "moves" in item:
-            games.append(item)
-    if not games:
+            played.append(item)
+    if not played:
         raise RecordError(f"{source}: no game record in the file")
     if wanted is None:
-        chosen = games[0]
-        if len(games) > 1:
-            print(f"stargtp render: {source} holds {len(games)} games; drawing the first "
-                  f"(choose with --record N or --record KEY)", file=sys.stderr)
-    elif wanted.isdigit() and not any(g.get("key") == wanted for g in games):
+        chosen = played[0]
+        if len(played) > 1:
+            logger.warning("stargtp render: %s holds %d games; drawing the first "
+                           "(choose with --record N or --record KEY)", source, len(played))
+    elif wanted.isdigit() and not any(g.get("key") == wanted for g in played):
         index = int(wanted)
-        if not 1 <= index <= len(games):
-            raise RecordChoiceError(f"{source} holds games 1..{len(games)}, not {wanted}")
-        chosen = games[index - 1]
+        if not 1 <= index <= len(played):
+            raise RecordChoiceError(f"{source} holds games 1..{len(played)}, not {wanted}")
+        chosen = played[index - 1]
     else:
-        matches = [g for g in games if g.get("key") == wanted]
+        matches = [g for g in played if g.get("key") == wanted]
         if not matches:
             raise RecordChoiceError(f"{source} holds no game with the key {wanted!r}")
         chosen = matches[0]
     try:
-        position = new_position(chosen.get("game", "star"), chosen.get("size"))
+        position = new_position(chosen.get("game", default_game()), chosen.get("size"))
     except GameError as error:
         raise RecordError(f"{source}: {error}") from None
     for number, entry in enumerate(chosen.get("moves", []), 1):
@@ -119,16 +125,34 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
 
 def _from_sgf(text: str, source: str) -> GameRecord:
     try:
-        from engine.amazons.sgf import SgfError, parse_main_line, read_sgf, result_from_sgf
-    except ImportError:
-        raise RecordError(f"{source}: SGF support (engine.amazons.sgf) is not available") from None
-    try:
-        position = read_sgf(text)
-        root = parse_main_line(text)[0]
-    except SgfError as error:
-        raise RecordError(f"{source}: {error} (only Amazons records, GM[18], are read)") from None
-    result = root.get("RE", [None])[0]
-    return GameRecord(position, None if result is None else result_from_sgf(result.strip()))
+        position = read_sgf_record(text)
+    except GameError as error:
+        kinds = " ".join(f"{game.title} records" + (f", GM[{game.sgf_number}]," if game.sgf_number else "")
+                         for game in GAME_LIST if game.read_record is not None)
+        raise RecordError(f"{source}: {error} (only {kinds} are read)") from None
+    return GameRecord(position, _recorded_result(text, position))
+
+
+_SGF_RESULT = re.compile(r"(?<![A-Za-z])RE\s*\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
+
+
+def _recorded_result(text: str, position: Any) -> str | None:
+    """The record's result (``RE``) in this engine's colours, or None."""
+    found = _SGF_RESULT.search(text)
+    if found is None:
+        return None
+    result = re.sub(r"\\(.)", r"\1", found.group(1), flags=re.DOTALL).strip()
+    if result[:2] in ("B+", "W+") and _records_swap_colours(position):
+        result = ("W" if result[0] == "B" else "B") + result[1:]
+    return result
+
+
+def _records_swap_colours(position: Any) -> bool:
+    """Whether the game's records name the colours the other way round (the
+    Amazons: SGF's ``B`` is the first mover, this engine's white). The game's
+    own record writer says so."""
+    write = position.rules.write_record
+    return write is not None and "RE[W+1]" in write(position, result="B+1")
 
 
 def _from_move_list(text: str, game: str | None, size: int | None, source: str) -> GameRecord:
@@ -138,7 +162,7 @@ def _from_move_list(text: str, game: str | None, size: int | None, source: str) 
         nonlocal position
         if position is None:
             try:
-                position = new_position(game or "star", size)
+                position = new_position(game or default_game(), size)
             except GameError as error:
                 raise RecordError(f"{source}: {error}") from None
         return position
@@ -154,9 +178,9 @@ def _from_move_list(text: str, game: str | None, size: int | None, source: str) 
             if len(words) != 2:
                 raise RecordError(f"{source}:{number}: expected '{key} VALUE'")
             if key == "game":
-                if words[1].lower() not in GAMES:
+                if words[1].lower() not in games():
                     raise RecordError(f"{source}:{number}: unknown game {words[1]!r} "
-                                      f"(known: {', '.join(GAMES)})")
+                                      f"(known: {', '.join(games())})")
                 game = words[1].lower()
             else:
                 if not words[1].isdigit():
@@ -174,6 +198,11 @@ def _from_move_list(text: str, game: str | None, size: int | None, source: str) 
             except GameError as error:
                 raise RecordError(f"{source}:{number}: {move_text}: {error}") from None
     return GameRecord(current())
+
+
+def default_game() -> str:
+    """The game of a record that does not say: the first registered (*Star)."""
+    return games()[0]
 
 
 # -- pictures -------------------------------------------------------------------------
@@ -209,7 +238,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw the position after N moves (negative: counted from the end)")
     parser.add_argument("--record", metavar="N|KEY",
                         help="results file: the game to draw, by number (1 = first) or key")
-    parser.add_argument("--game", choices=GAMES, help="move lists: the game (default star)")
+    parser.add_argument("--game", choices=games(), help="move lists: the game (default star)")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=0.0, help="komi for the caption's *Star score")
     parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size in pixels")
@@ -223,14 +252,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-caption", action="store_true", help="no caption")
 
 
-def _options(args: argparse.Namespace, game: str) -> dict[str, Any]:
+def _options(args: argparse.Namespace, drawing: Drawing) -> dict[str, Any]:
+    """The drawing options given on the command line that the game's picture
+    takes (``--no-stars`` and ``--dead`` are *Star's only)."""
     options: dict[str, Any] = {"labels": args.labels}
     if args.unit is not None:
         options["unit"] = args.unit
-    if game == "star":
-        options["stars"] = args.stars
-        options["dead"] = args.dead
-    return options
+    options.update(stars=args.stars, dead=args.dead)
+    return {name: value for name, value in options.items() if name in drawing.options}
 
 
 # -- checking the options ----------------------------------------------------------------
@@ -257,7 +286,7 @@ def check_options(args: argparse.Namespace) -> None:
 def _check_size(game: str | None, size: int) -> None:
     """``--size`` must suit ``--game``, or without it some game."""
     errors = []
-    for name in [game] if game else GAMES:
+    for name in [game] if game else games():
         try:
             new_position(name, size)
             return
@@ -331,9 +360,13 @@ def run(args: argparse.Namespace) -> int:
     except RecordChoiceError as error:
         return report_option_error("render", OptionError("--record", str(error)))
     except RecordError as error:
-        print(f"stargtp render: {error}", file=sys.stderr)
+        logger.error("stargtp render: %s", error)
         return 1
-    options = _options(args, final.game)
+    try:
+        options = _options(args, drawing_for(final))
+    except ValueError as error:  # a game without a picture
+        logger.error("stargtp render: %s", error)
+        return 1
 
     def picture(index: int) -> str:
         position = positions[index]
@@ -354,7 +387,7 @@ def _write_series(directory: str, pictures: list[str]) -> int:
             with open(os.path.join(directory, f"move-{index:03d}.svg"), "w", encoding="utf-8") as stream:
                 stream.write(svg)
     except OSError as error:
-        print(f"stargtp render: cannot write to {directory}: {error.strerror or error}", file=sys.stderr)
+        logger.error("stargtp render: cannot write to %s: %s", directory, error.strerror or error)
         return 1
     count = "1 picture" if len(pictures) == 1 else f"{len(pictures)} pictures"
     print(f"stargtp render: wrote {count} to {directory}", file=sys.stderr)
@@ -374,6 +407,6 @@ def _write_picture(output: str | None, svg: str) -> int:
         with open(output, "w", encoding="utf-8") as stream:
             stream.write(svg)
     except OSError as error:
-        print(f"stargtp render: cannot write {output}: {error.strerror or error}", file=sys.stderr)
+        logger.error("stargtp render: cannot write %s: %s", output, error.strerror or error)
         return 1
     return 0

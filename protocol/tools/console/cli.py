@@ -1,0 +1,210 @@
+"""``stargtp play``'s command line: the options, their checks (before any
+engine is started), and the choice between a game against the engine and
+the raw console, on a terminal or on plain lines."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+from engine.colour import parse_colour
+from engine.errors import GameError
+from engine.games import find_game, games, new_position
+from engine.players import make_player, players
+from protocol.cli import OptionError, finite_float, positive_float, positive_int, report_option_error
+from protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
+from protocol.tools.console.game import ConsoleError, HumanGame
+from protocol.tools.console.raw import RawConsole
+from protocol.tools.console.ui import (
+    DEFAULT_HISTORY,
+    HISTORY_ENVIRONMENT,
+    LineUI,
+    TerminalUI,
+    history_path,
+    is_terminal,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    human = parser.add_argument_group("a human against the engine (the default)")
+    human.add_argument("--game", choices=games(), default=None,
+                       help="the game (default star; raw console: sent as 'game NAME' at start)")
+    human.add_argument("--size", type=int, help="board size: *Star rings 2..10, Amazons 6/8/10 "
+                                                "(default: the game's; raw console: sent at start)")
+    human.add_argument("--colour", "--color", dest="colour", type=colour_option, default=None,
+                       help="your colour, black or white (default: the side that moves first)")
+    human.add_argument("--komi", type=finite_float, default=0.0, help="komi for white (default 0)")
+    human.add_argument("--player", choices=players(),
+                       help="the engine's move generator (stargtp serve --player)")
+    human.add_argument("--seed", type=int, help="seed the engine, for repeatable games")
+    human.add_argument("--playouts", type=positive_int, metavar="N", help="engine playouts per move")
+    human.add_argument("--seconds", type=positive_float, metavar="S", help="engine seconds per move")
+    human.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                       help="engine player parameter (repeatable)")
+    human.add_argument("--vs", metavar="ENGINE",
+                       help="play against this engine instead of stargtp serve: a command line or tcp:HOST:PORT")
+    human.add_argument("--move-timeout", type=positive_float, default=None, metavar="SECONDS",
+                       help="longest wait for an engine move (default: no limit)")
+    raw = parser.add_argument_group("raw protocol console")
+    raw.add_argument("--engine", metavar="CMD", help="start CMD and talk to it")
+    raw.add_argument("--connect", metavar="HOST:PORT", help="connect to a protocol server on TCP")
+    raw.add_argument("--no-board", dest="board", action="store_false",
+                     help="do not draw the board after moves")
+    raw.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                     help="longest wait for any answer (default: no limit)")
+    common = parser.add_argument_group("input")
+    common.add_argument("--history", metavar="FILE",
+                        help=f"history file (default ${HISTORY_ENVIRONMENT} or {DEFAULT_HISTORY})")
+    common.add_argument("--plain", action="store_true",
+                        help="plain line mode even on a terminal (no completion, no colour)")
+
+
+def serve_command(args: argparse.Namespace) -> list[str]:
+    """The ``stargtp serve`` command line for a human game's engine."""
+    argv = [sys.executable, "-m", "protocol.cli", "serve", "--game", args.game]
+    if args.size is not None:
+        argv += ["--size", str(args.size)]
+    for option, value in (("--player", args.player), ("--seed", args.seed),
+                          ("--playouts", args.playouts), ("--seconds", args.seconds)):
+        if value is not None:
+            argv += [option, str(value)]
+    for item in args.param:
+        argv += ["--param", item]
+    return argv
+
+
+def colour_option(text: str) -> int:
+    """An argparse ``type``: ``black``, ``white``, ``b`` or ``w``, any case."""
+    try:
+        return parse_colour(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected black or white (or b, w), not {text!r}") from None
+
+
+def _engine_spec(args: argparse.Namespace) -> tuple[EngineSpec, bool]:
+    """What to talk to, and whether it is a raw console; OptionError names
+    the option at fault."""
+    if args.engine is not None and args.connect is not None:
+        raise OptionError("--engine", "give --engine or --connect, not both")
+    raw_option = "--engine" if args.engine is not None else "--connect" if args.connect is not None else None
+    if raw_option is not None and args.vs is not None:
+        raise OptionError("--vs", f"plays a game against ENGINE; it does not combine with {raw_option} "
+                                  f"(the raw console)")
+    if args.connect is not None:
+        host, sep, port = args.connect.strip().rpartition(":")
+        if not (sep and host and port.isdigit() and 0 < int(port) < 65536):
+            raise OptionError("--connect", f"expected HOST:PORT (a port 1..65535), not {args.connect!r}")
+        return EngineSpec.parse("tcp:" + args.connect.strip()), True
+    for option, text, raw in (("--engine", args.engine, True), ("--vs", args.vs, False)):
+        if text is not None:
+            try:
+                return EngineSpec.parse(text), raw
+            except ValueError as error:
+                raise OptionError(option, str(error)) from None
+    return EngineSpec(text="stargtp serve", argv=tuple(serve_command(args))), False
+
+
+def check_options(args: argparse.Namespace) -> tuple[EngineSpec, bool, int | None]:
+    """The engine to talk to, whether it is a raw console, and the human's
+    colour (None in a raw console); OptionError for a bad option, before any
+    engine is started. Fills in ``args.game`` for a game (the first game
+    registered, *Star, unless ``--game`` says)."""
+    raw = args.engine is not None or args.connect is not None
+    if not raw:
+        args.game = args.game or games()[0]
+    spec, raw = _engine_spec(args)
+    human = None
+    if not raw:
+        human = args.colour if args.colour is not None else find_game(args.game).human_colour
+        try:
+            new_position(args.game, args.size)
+        except GameError as error:
+            raise OptionError("--size", str(error)) from None
+        if args.vs is None:
+            _check_params(args)
+    if args.history is not None:
+        _check_history_file(os.path.expanduser(args.history))
+    return spec, raw, human
+
+
+def _check_params(args: argparse.Namespace) -> None:
+    """``--param NAME=VALUE`` items as ``stargtp serve`` will take them."""
+    params = {}
+    for item in args.param:
+        name, equals, value = item.partition("=")
+        if not equals or not name:
+            raise OptionError("--param", f"expected NAME=VALUE, not {item!r}")
+        params[name] = value
+    try:
+        make_player(args.player or "auto", seed=args.seed, **params)
+    except ValueError as error:
+        raise OptionError("--param", str(error)) from None
+
+
+def _check_history_file(path: str) -> None:
+    if os.path.isdir(path):
+        raise OptionError("--history", f"{path} is a directory, not a file")
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise OptionError("--history", f"cannot create {path}: there is no directory {directory}")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(main(args))
+    except KeyboardInterrupt:
+        # Ctrl-C while the engine thinks: the engine has been closed on the way out.
+        logger.warning("stargtp play: interrupted")
+        return 130
+    except BrokenPipeError:
+        # Whoever read our output has gone (``| head``): leave quietly, as
+        # Unix tools do; stdout goes to /dev/null so the final flush cannot fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+async def main(args: argparse.Namespace) -> int:
+    """The console on the process's terminal or standard streams."""
+    try:
+        spec, raw, human = check_options(args)
+    except OptionError as error:
+        return report_option_error("play", error)
+    holder: dict[str, Any] = {}
+
+    def complete(before: list[str], word: str) -> list[str]:
+        owner = holder.get("console")
+        return owner.completions(before, word) if owner is not None else []
+
+    if not args.plain and is_terminal(sys.stdin) and is_terminal(sys.stdout):
+        ui: Any = TerminalUI(complete, history_path(args.history))
+    else:
+        ui = LineUI(sys.stdin, sys.stdout, echo=not raw)
+    try:
+        engine = await GtpController.open(spec, command_timeout=DEFAULT_COMMAND_TIMEOUT)
+    except ControllerError as error:
+        logger.error("stargtp play: %s", error)
+        return 1
+    try:
+        if raw:
+            console: Any = RawConsole(engine, ui, game=args.game, size=args.size, show_board=args.board,
+                                      timeout=args.timeout)
+        else:
+            console = HumanGame(engine, ui, game=args.game, size=args.size, human=human, komi=args.komi,
+                                move_timeout=args.move_timeout)
+        holder["console"] = console
+        try:
+            return await console.run()
+        except ConsoleError as error:
+            ui.say(f"stargtp play: {error}", "class:error")
+            tail = engine.stderr_tail().strip()
+            if tail:
+                logger.error("stargtp play: the engine's last words:\n%s", tail)
+            return 1
+    finally:
+        await engine.close()

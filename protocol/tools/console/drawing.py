@@ -1,0 +1,49 @@
+"""What every game's terminal board shares: prompt_toolkit formatted text,
+style names, and :class:`TerminalBoard`, what a game's console module offers
+to the table in :mod:`protocol.tools.console.board`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Fragments = list[tuple[str, str]]
+"""prompt_toolkit formatted text: ``(style, text)`` pairs."""
+
+HINT_STYLE = "bg:#2e8b57 #ffffff bold"
+"""The hinted move, in every game."""
+
+
+@dataclass(frozen=True)
+class TerminalBoard:
+    """One game on a terminal, as the table of :mod:`protocol.tools.console.board` holds it."""
+
+    picture: Callable[..., Fragments]
+    """``(position, *, plain, columns, rows, hint, komi)``: the board for a
+    terminal ``columns`` wide and ``rows`` high (None: as high as it takes),
+    then its status; ``hint`` is a move to show, or None."""
+    complete: Callable[[Any, str], list[str]]
+    """``(position, prefix)``: the texts of the side to move's legal moves
+    that start with ``prefix`` (lower case)."""
+    list_moves: Callable[[Any], str]
+    """``(position)``: the legal moves on one line, for people."""
+    heading: Callable[[int], str]
+    """``(size)``: the game and board size, for the console's first line."""
+    styles: dict[str, str]
+    """The style classes the picture uses (prompt_toolkit style rules)."""
+
+
+def style(*names: str) -> str:
+    """prompt_toolkit's style text for the class ``names`` (empty ones skipped)."""
+    return " ".join(f"class:{name}" for name in names if name)
+
+
+def plain_text(fragments: Fragments) -> str:
+    """The text of ``fragments``, without styles."""
+    return "".join(text for _, text in fragments)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 peri``, ``2 peris``, ``0 peris``."""
+    return f"{count} {word}" + ("" if count == 1 else "s")

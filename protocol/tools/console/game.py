@@ -1,0 +1,290 @@
+"""A human against the engine: :class:`HumanGame` speaks the protocol to the
+engine through :class:`protocol.controller.GtpController` and keeps its own
+position with the rules core. The human's input is checked there before it
+is sent, the engine's answers are played there (an answer the rules reject
+ends the session: console and engine no longer agree), and the board is drawn
+from it after every move. The score report is the game's own
+(``rules.score(position, komi).describe(position)``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.colour import colour_name, opponent
+from engine.errors import GameError
+from engine.games import find_game
+from protocol.controller import ControllerError, EngineError, GtpController
+from protocol.tools.console.board import board_for, board_picture
+from protocol.tools.console.completion import matching, move_completions
+
+NO_LIMIT = 86400.0
+"""Seconds allowed for an answer when no timeout is given: a day, i.e. none."""
+
+
+class ConsoleError(Exception):
+    """The session cannot go on (engine gone, or engine and console disagree)."""
+
+
+HUMAN_COMMANDS: dict[str, str] = {
+    "undo": "take back your last move (and the engine's answer)",
+    "hint": "ask the engine which move it would play for you",
+    "board": "draw the board again",
+    "score": "the score as it stands (Amazons: territories)",
+    "moves": "list the legal moves",
+    "new": "start a new game",
+    "resign": "give up this game",
+    "help": "this list",
+    "quit": "leave (also: exit, Ctrl-D)",
+}
+
+
+def score_report(position: Any, komi: float = 0.0) -> list[str]:
+    """The game's score report, a line each: for *Star all three systems,
+    each star's owned pericells, the dead groups and the result; for the
+    Amazons the result once decided, and the territories."""
+    return position.rules.score(position, komi).describe(position)
+
+
+class HumanGame:
+    """One human against one engine, both following the same position."""
+
+    def __init__(self, engine: GtpController, ui: Any, *, game: str, size: int | None, human: int,
+                 komi: float = 0.0, move_timeout: float | None = None) -> None:
+        self.engine = engine
+        self.ui = ui
+        self.game = game
+        self.rules = find_game(game)
+        self.size = size if size is not None else self.rules.default_size
+        self.human = human
+        self.komi = komi
+        self.move_timeout = NO_LIMIT if move_timeout is None else move_timeout
+        self.position: Any = self.rules.new_position(self.size)
+        self.resigned: int | None = None
+        """The colour that resigned this game, if any."""
+        self.announced = False
+        self.hint: Any = None
+
+    @property
+    def engine_colour(self) -> int:
+        return opponent(self.human)
+
+    def is_over(self) -> bool:
+        return self.resigned is not None or self.position.is_over()
+
+    def passes(self) -> bool:
+        """Whether a player with nothing to play passes (*Star), rather than
+        losing the game (the Amazons)."""
+        return self.rules.no_move(self.position, self.komi) is not None
+
+    # -- talking to the engine ----------------------------------------------------------
+    async def send(self, command: str, timeout: float | None = None) -> str:
+        try:
+            return await self.engine.send(command, timeout=timeout)
+        except EngineError:
+            raise
+        except ControllerError as error:
+            raise ConsoleError(f"the engine stopped answering: {error}") from None
+
+    async def setup(self) -> None:
+        """Tell the engine the game, size and komi, on a cleared board."""
+        try:
+            if await self.engine.known_command("game"):
+                await self.send(f"game {self.game}")
+            await self.send(f"boardsize {self.size}")
+            await self.send("clear_board")
+            await self.send(f"komi {self.komi:g}")
+        except EngineError as error:
+            raise ConsoleError(f"the engine refused the game setup: {error.message}") from None
+        except ControllerError as error:
+            raise ConsoleError(f"the engine stopped answering: {error}") from None
+
+    # -- the session --------------------------------------------------------------------
+    async def run(self) -> int:
+        await self.setup()
+        self.ui.say(f"{self.title()} -- you play {colour_name(self.human)}; "
+                    f"'help' lists the commands, Tab completes moves.", "class:title")
+        self.draw()
+        while True:
+            if not self.is_over() and self.position.to_move == self.engine_colour:
+                await self.engine_move()
+                continue
+            if self.is_over() and not self.announced:
+                await self.announce()
+            line = await self.ui.read(self.prompt())
+            if line is None:
+                return 0
+            words = line.split()
+            if not words:
+                continue
+            if words[0].lower() in ("quit", "exit"):
+                return 0
+            await self.command(words)
+
+    def title(self) -> str:
+        return board_for(self.position).heading(self.size)
+
+    def prompt(self) -> str:
+        if self.is_over():
+            return "game over> "
+        return f"{colour_name(self.human)} {len(self.position.history) + 1}> "
+
+    def draw(self) -> None:
+        self.ui.show(board_picture(self.position, plain=self.ui.plain, columns=self.ui.columns,
+                                   rows=self.ui.rows, hint=self.hint, komi=self.komi))
+
+    async def engine_move(self) -> None:
+        colour = self.engine_colour
+        self.ui.say(f"{colour_name(colour)} (engine) is thinking...", "class:info")
+        try:
+            answer = await self.send(f"genmove {colour_name(colour)}", timeout=self.move_timeout)
+        except EngineError as error:
+            raise ConsoleError(f"genmove failed: {error.message}") from None
+        answer = answer.strip()
+        if answer.lower() == "resign":
+            self.resigned = colour
+            self.ui.say(f"{colour_name(colour)} (engine) resigns.", "class:engine")
+            return
+        try:
+            move = self.position.parse_move(answer)
+            self.position.play(move, colour)
+        except GameError as error:
+            raise ConsoleError(f"the engine played {answer!r}, which the rules here reject ({error}); "
+                               f"engine and console no longer agree") from None
+        self.hint = None
+        self.ui.say(f"{colour_name(colour)} (engine) plays {self.position.format_move(move)}", "class:engine")
+        self.draw()
+
+    async def human_move(self, text: str) -> None:
+        position = self.position
+        if self.is_over():
+            self.ui.say("the game is over: 'undo', 'new' or 'quit'", "class:error")
+            return
+        try:
+            move = position.parse_move(text)
+            position.play(move, self.human)
+        except GameError as error:
+            self.ui.say(f"illegal move: {error}", "class:error")
+            return
+        canonical = position.format_move(move)
+        try:
+            await self.send(f"play {colour_name(self.human)} {canonical}")
+        except EngineError as error:
+            position.undo()
+            self.ui.say(f"the engine refused {canonical}: {error.message}", "class:error")
+            return
+        self.hint = None
+        self.draw()
+
+    async def command(self, words: list[str]) -> None:
+        name = words[0].lower()
+        if name not in HUMAN_COMMANDS:
+            if len(words) == 1 and name != "pass" and not any(ch.isdigit() for ch in name):
+                # Every cell label and Amazons move has a digit: this was meant as a command.
+                self.ui.say(f"unknown command {words[0]!r} ('help' lists the commands)", "class:error")
+                return
+            await self.human_move(" ".join(words))
+            return
+        if name == "help":
+            for command, text in HUMAN_COMMANDS.items():
+                self.ui.say(f"  {command:<8}{text}")
+            self.ui.say("  or a move: " + self.rules.move_hint)
+        elif name == "board":
+            self.draw()
+        elif name == "score":
+            self.report()
+        elif name == "moves":
+            self.list_moves()
+        elif name == "undo":
+            await self.undo()
+        elif name == "hint":
+            await self.ask_hint()
+        elif name == "resign":
+            if self.is_over():
+                self.ui.say("the game is already over", "class:error")
+            else:
+                self.resigned = self.human
+        elif name == "new":
+            await self.setup()
+            self.position = self.rules.new_position(self.size)
+            self.resigned, self.announced, self.hint = None, False, None
+            self.ui.say("new game", "class:title")
+            self.draw()
+
+    def report(self) -> None:
+        for line in score_report(self.position, self.komi):
+            self.ui.say(line)
+
+    def list_moves(self) -> None:
+        if self.is_over():
+            self.ui.say("no moves: the game is over")
+            return
+        self.ui.say(board_for(self.position).list_moves(self.position))
+
+    async def undo(self) -> None:
+        """Undo back to before the human's last move: the engine's answer too."""
+        history = self.position.history
+        if not any(colour == self.human for colour, _ in history):
+            self.ui.say("cannot undo: you have not moved yet", "class:error")
+            return
+        while True:
+            colour, _ = history[-1]
+            try:
+                await self.send("undo")
+            except EngineError as error:
+                raise ConsoleError(f"the engine could not undo: {error.message}") from None
+            self.position.undo()
+            if colour == self.human:
+                break
+        self.resigned, self.announced, self.hint = None, False, None
+        self.ui.say("undone", "class:info")
+        self.draw()
+
+    async def ask_hint(self) -> None:
+        if self.is_over():
+            self.ui.say("the game is over", "class:error")
+            return
+        try:
+            answer = (await self.send(f"reg_genmove {colour_name(self.human)}",
+                                      timeout=self.move_timeout)).strip()
+        except EngineError as error:
+            self.ui.say(f"no hint: {error.message}", "class:error")
+            return
+        if answer.lower() == "resign":
+            self.ui.say("hint: the engine would resign here", "class:engine")
+            return
+        try:
+            move = self.position.parse_move(answer)
+        except GameError:
+            self.ui.say(f"the engine hinted {answer!r}, which is not a move here", "class:error")
+            return
+        # A pass is not marked on the board: it has no place there.
+        self.hint = None if move == self.rules.no_move(self.position, self.komi) else move
+        self.ui.say(f"hint: {self.position.format_move(move)}", "class:engine")
+        self.draw()  # last, so that on a small terminal the board stays whole above the prompt
+
+    async def announce(self) -> None:
+        """The end of the game: who won, and the full score."""
+        self.announced = True
+        position = self.position
+        if self.resigned is not None:
+            winner = opponent(self.resigned)
+            self.ui.say(f"{colour_name(self.resigned)} resigned: {colour_name(winner)} wins", "class:title")
+        elif self.passes():
+            self.ui.say("game over", "class:title")  # two passes
+        else:
+            self.ui.say(f"game over: {colour_name(position.to_move)} has no move, "
+                        f"{colour_name(opponent(position.to_move))} wins", "class:title")
+        if self.passes() or self.resigned is None:
+            self.report()  # a resigned game without passes (the Amazons) has nothing to score
+        if self.resigned is None:
+            try:
+                self.ui.say(f"  the engine's final_score: {(await self.send('final_score')).strip()}", "class:info")
+            except EngineError as error:
+                self.ui.say(f"  the engine's final_score failed: {error.message}", "class:info")
+
+    # -- completion ---------------------------------------------------------------------
+    def completions(self, before: list[str], word: str) -> list[str]:
+        if before:
+            return []
+        found = [] if self.is_over() else move_completions(self.position, word, self.human)
+        return found + matching(list(HUMAN_COMMANDS) + ["exit"], word)
