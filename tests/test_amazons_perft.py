@@ -10,6 +10,7 @@ from engine.amazons import Position
 from engine.amazons.playout import random_move
 from engine.colour import BLACK, WHITE
 from tests.amazons_reference import literal_moves, reference_perft, start_board, walked_moves
+from tests.diagrams import amazons_diagram
 
 DATA = Path(__file__).parent / "data" / "amazons_perft.txt"
 
@@ -138,13 +139,7 @@ def test_generated_moves_equal_the_literal_rule_on_random_positions():
 
 
 def test_perft_depth_zero_and_game_over():
-    position = Position.from_diagram("""
-        W x . . . .
-        x x . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . B""")
+    position = Position.from_diagram(amazons_diagram("finished"))
     assert position.is_over() and position.legal_moves() == []
     assert position.perft(0) == 1 and position.perft(1) == 0 and position.perft(2) == 0
     with pytest.raises(ValueError):

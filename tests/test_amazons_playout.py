@@ -12,6 +12,7 @@ from engine.amazons.evaluation import TIE_BONUS, evaluation_terms
 from engine.amazons.playout import cutoff_playout
 from engine.colour import BLACK, EMPTY, WHITE
 from tests.amazons_reference import DIRECTIONS
+from tests.diagrams import amazons_diagram
 
 INF = math.inf
 
@@ -76,13 +77,7 @@ def test_playout_is_deterministic_and_balanced():
 
 
 def test_playout_of_a_finished_game():
-    p = Position.from_diagram("""
-        W x . . . .
-        x x . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . B""")
+    p = Position.from_diagram(amazons_diagram("finished"))
     assert random_playout(p, random.Random(0)) == BLACK
     assert random_move(p, random.Random(0)) is None
     assert evaluate(p) == -1.0
@@ -191,17 +186,7 @@ def test_evaluation_is_symmetric():
 
 def test_evaluation_once_separated():
     """With no contact left, only t1 (territory) and the tempo remain."""
-    p = Position.from_diagram("""
-        . . . . x . . . . .
-        . . . . x . . . . .
-        . . W . x . . . . .
-        . . . . x . . . . .
-        . . . . x . . . . .
-        x x x x x . . . . .
-        x x x x x . . . . .
-        x x x x x . . B . .
-        x x x x x . . . . .
-        x x x x x . . . . .""")
+    p = Position.from_diagram(amazons_diagram("halves"))
     terms = evaluation_terms(p)
     assert terms.w == 0 and terms.phase == 0 and terms.t1 == 19 - 49
     assert terms.value == pytest.approx(math.tanh((19 - 49 - 0.5) / 8.0))

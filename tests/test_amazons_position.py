@@ -6,6 +6,7 @@ import pytest
 from engine.amazons import ARROW, Move, Position
 from engine.colour import BLACK, EMPTY, WHITE
 from engine.errors import BadSize, CannotUndo, IllegalMove
+from tests.diagrams import amazons_diagram
 
 
 def snapshot(p: Position):
@@ -151,13 +152,7 @@ def test_bad_colour_changes_nothing():
     assert snapshot(p) == before
 
 
-FINISHED = """
-    W x . . . .
-    x x . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . B"""
+FINISHED = amazons_diagram("finished")
 
 
 def test_no_move_once_the_game_is_over():

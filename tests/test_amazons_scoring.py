@@ -10,6 +10,7 @@ from engine.amazons.playout import random_move
 from engine.amazons.scoring import is_settled, solo_moves, territory
 from engine.colour import BLACK, EMPTY, WHITE, opponent
 from tests.amazons_reference import walked_moves
+from tests.diagrams import amazons_diagram
 
 
 def brute_solo(board: list[int], size: int, colour: int, memo=None) -> int:
@@ -85,17 +86,7 @@ def test_equal_counts_the_side_to_move_loses():
         assert s.gtp_result() == ("B+0" if to_move == WHITE else "W+0")
 
 
-HALVES = """
-    . . . . x . . . . .
-    . . . . x . . . . .
-    . . W . x . . . . .
-    . . . . x . . . . .
-    . . . . x . . . . .
-    x x x x x . . . . .
-    x x x x x . . . . .
-    x x x x x . . B . .
-    x x x x x . . . . .
-    x x x x x . . . . ."""
+HALVES = amazons_diagram("halves")
 
 
 def test_settled_position_with_large_regions():

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from gtp_helpers import (TRANSCRIPTS, config_for, converse, load_transcript, run_serve,
-                         split_responses)
+from tests.gtp_helpers import (TRANSCRIPTS, config_for, converse, load_transcript, run_serve,
+                               split_responses)
 
 PATHS = sorted(TRANSCRIPTS.glob("*.gtp"))
 
 
 def test_there_are_transcripts() -> None:
-    assert {p.stem for p in PATHS} >= {"basics", "errors", "star", "genmove", "clock"}
+    assert {p.stem for p in PATHS} >= {"basics", "errors", "star", "genmove", "clock", "amazons"}
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)

@@ -1,0 +1,53 @@
+"""Every registered game (:data:`engine.games.GAME_LIST`) held to one
+contract, on a few sizes each: the seeded random games of
+tests/conformance.py, which states the contract and each game's own end rule
+(*Star: over exactly when the board is full or after two passes in a row, and
+a pass is legal whenever the game is on; Amazons: over exactly when the side
+to move has no move, and the opponent wins).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import GameError
+from engine.game import Game
+from engine.games import GAME_LIST, find_game
+from tests.conformance import ENDINGS, check_game, sizes_of
+
+CASES = [pytest.param(game, size, id=f"{game.name}-{size}") for game in GAME_LIST for size in sizes_of(game)]
+
+
+@pytest.fixture(autouse=True)
+def seeded_global_random():
+    """The games use their own seeded Random; the global one is seeded too,
+    so nothing in a run depends on the time."""
+    state = random.getstate()
+    random.seed(12345)
+    yield
+    random.setstate(state)
+
+
+@pytest.mark.parametrize("game, size", CASES)
+def test_random_games(game: Game, size: int) -> None:
+    endings = check_game(game, size)
+    if size == sizes_of(game)[0] and game.name in ENDINGS:
+        assert endings >= ENDINGS[game.name]  # the games ended every way they can
+
+
+def test_every_game_has_one_descriptor() -> None:
+    """One Game per name; the position of each size points back to it."""
+    names = [game.name for game in GAME_LIST]
+    assert len(names) == len(set(names)) and {"star", "amazons"} <= set(names)
+    for game in GAME_LIST:
+        assert find_game(game.name) is game
+        assert game.default_size in game.sizes
+        for size in sizes_of(game):
+            position = game.new_position(size)
+            assert position.rules is game and type(position).rules is game
+        with pytest.raises(GameError):
+            game.new_position(max(game.sizes) + 1)
+    with pytest.raises(GameError):
+        find_game("no such game")

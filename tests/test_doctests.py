@@ -1,0 +1,61 @@
+"""Every doctest of the ``engine`` and ``protocol`` packages runs, one case
+per module (a module without examples passes trivially); so do the examples
+of the test helpers that have some.
+
+The modules are found by walking the packages (:func:`pkgutil.walk_packages`)
+when the tests are collected, so a module that is added, split or removed is
+picked up without a change here. A module that cannot be imported fails its
+own case (a package that cannot be imported is listed under its own name).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+PACKAGES = ("engine", "protocol")
+TEST_HELPERS = ("tests.diagrams", "tests.third_game")
+"""Helper modules of tests/ whose docstrings hold examples too."""
+
+
+def module_names() -> list[str]:
+    """Every module and package of PACKAGES, in walk order."""
+    names: list[str] = []
+    for package_name in PACKAGES:
+        names.append(package_name)
+        package = importlib.import_module(package_name)
+        # onerror: a subpackage whose import fails is still listed (it fails
+        # its own case below) instead of breaking the collection.
+        for info in pkgutil.walk_packages(package.__path__, package_name + ".", onerror=names.append):
+            names.append(info.name)
+    return list(dict.fromkeys(names + list(TEST_HELPERS)))
+
+
+MODULES = module_names()
+
+
+def run_doctests(module) -> tuple[doctest.TestResults, str]:
+    """The module's doctests as ``doctest.testmod`` runs them (the module's
+    globals, default option flags); the results and the failure report."""
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(verbose=False)
+    report: list[str] = []
+    for test in finder.find(module, module.__name__):
+        runner.run(test, out=report.append)
+    return runner.summarize(verbose=False), "".join(report)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    results, report = run_doctests(module)
+    assert results.failed == 0, f"{results.failed} of {results.attempted} examples failed:\n{report}"
+
+
+def test_the_walk_finds_the_packages() -> None:
+    """A guard against a walk that silently finds nothing."""
+    assert {"engine.game", "engine.games", "protocol.framing", "protocol.registry"} <= set(MODULES)
+    assert len(MODULES) >= 20
