@@ -8,7 +8,9 @@ what they need, and never which game it is: a new game is a new package with
 a descriptor, and nothing else changes.
 
 Every position meets the :class:`Position` protocol, so no caller probes a
-position's attributes.
+position's attributes. A descriptor holds only module-level functions, so it
+pickles by reference: the server sends the games it registered at run time
+to its worker processes.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ class Position(Protocol):
 
     def is_over(self) -> bool: ...
 
-    def winner(self) -> int | None: ...
+    def winner(self) -> int | None:
+        """Once the game is over, who won (None: a draw); before that, the
+        game's own answer (*Star: the current score's winner; Amazons: None)."""
+        ...
 
     def parse_move(self, text: str) -> Any: ...
 
@@ -131,6 +136,11 @@ def moves_left_from_cells(cells: int, plies_played: int) -> int:
     return max(10, math.ceil(plies_left * 0.7 / 2))
 
 
+def ten_moves_left(size: int, plies_played: int) -> int:
+    """The clock's divisor for a game that does not say: 10 more moves."""
+    return 10
+
+
 def never_passes(position: Any, komi: float) -> bool:
     """For games without passing: passing never wins."""
     return False
@@ -163,7 +173,7 @@ class Game:
     (Amazons: resign)."""
     passing_wins: Callable[[Position, float], bool] = never_passes
     """The opponent just passed and passing now wins for the side to move."""
-    moves_left: Callable[[int, int], int] = lambda size, plies: 10
+    moves_left: Callable[[int, int], int] = ten_moves_left
     """``(size, plies played) -> moves one player should still expect``, the
     clock's budget divisor."""
     uses_komi: bool = False

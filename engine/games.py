@@ -19,17 +19,16 @@ from engine.errors import GameError
 from engine.game import Game
 from engine.star import STAR
 
-GAME_LIST: list[Game] = [STAR, AMAZONS]
-"""Every game, the default (``star``) first. Tests may register more."""
+BUILT_IN: tuple[Game, ...] = (STAR, AMAZONS)
+"""The games that come with the engine, the default (``star``) first."""
+
+GAME_LIST: list[Game] = list(BUILT_IN)
+"""Every game: the built-in ones, then any registered at run time."""
 
 
 def games() -> tuple[str, ...]:
     """The names of every registered game, in order."""
     return tuple(game.name for game in GAME_LIST)
-
-
-GAMES: tuple[str, ...] = games()
-"""The names of the built-in games (for command-line choices)."""
 
 
 def find_game(name: str) -> Game:
@@ -45,6 +44,19 @@ def register(game: Game) -> None:
     if game.name in games():
         raise ValueError(f"a game called {game.name!r} is already registered")
     GAME_LIST.append(game)
+
+
+def registered_games() -> list[Game]:
+    """The games registered at run time, beyond the built-in ones."""
+    return [game for game in GAME_LIST if game not in BUILT_IN]
+
+
+def adopt_games(extra: list[Game]) -> None:
+    """Register the games of ``extra`` that this process does not know yet (a
+    worker process receiving its server's registered games)."""
+    for game in extra:
+        if game.name not in games():
+            register(game)
 
 
 def read_record(text: str):

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from engine.amazons import Position, random_move
+from tests.diagrams import amazons_diagram
 from engine.amazons.scoring import is_settled, score
 from engine.colour import BLACK, WHITE, opponent
 from engine.amazons.search import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
@@ -66,13 +67,7 @@ def test_legal_move_on_the_big_board_and_late_in_the_game():
 
 
 def test_no_move_means_resign_and_one_move_is_played_at_once():
-    stuck = Position.from_diagram("""
-        B x . . . .
-        x x . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . .
-        . . . . . W""", to_move=BLACK)
+    stuck = Position.from_diagram(amazons_diagram("finished-black"), to_move=BLACK)
     result = AmazonsMcts(seed=1).genmove(stuck, Limits(playouts=50))
     assert result.move is None and result.playouts == 0
     forced = Position.from_diagram("""

@@ -18,7 +18,7 @@ import time
 from engine.colour import BLACK, WHITE
 from engine.errors import GameError
 from engine.games import new_position
-from gtp_helpers import HANG_SECONDS, REPO, RESPONSE, config_for, serve_command, subprocess_env
+from tests.gtp_helpers import HANG_SECONDS, REPO, RESPONSE, config_for, serve_command, subprocess_env
 from protocol.server.conversation import Conversation
 from protocol.server.session import Session
 

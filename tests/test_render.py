@@ -15,7 +15,7 @@ from engine.star import Position
 from protocol.cli import main
 from protocol.tools.render import RecordError, positions_of, read_record
 from tests.star_reference import load_examples
-from tests.test_svg import parse, with_class
+from tests.svg_helpers import parse, with_class
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ import pytest
 from engine.colour import BLACK, WHITE
 from engine.games import new_position
 from engine.search import Limits
-from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
+from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
 from protocol.server.conversation import Conversation
 from protocol.server.serve import parse_address

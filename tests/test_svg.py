@@ -4,7 +4,6 @@ worked examples among them), for both games."""
 
 import math
 import random
-import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -16,18 +15,9 @@ from protocol.pictures.amazons import draw as amazons_svg
 from protocol.pictures.star import draw as star_svg
 from protocol.pictures.star import star_layout
 from tests.star_reference import example_position, load_examples
+from tests.svg_helpers import parse, with_class
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def parse(text: str) -> ET.Element:
-    assert "\n" not in text and text.startswith("<svg") and text.endswith("</svg>")
-    return ET.fromstring(text)
-
-
-def with_class(root: ET.Element, *classes: str) -> list[ET.Element]:
-    """Elements whose class attribute holds every one of ``classes``."""
-    return [e for e in root.iter() if set(classes) <= set((e.get("class") or "").split())]
 
 
 def cells_of(elements) -> list[str]:

@@ -18,7 +18,7 @@ import pytest
 
 from engine.errors import GameError
 from engine.games import new_position
-from gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
+from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
 from protocol.server.tcp import TcpServer
 from protocol.server.session import SessionConfig

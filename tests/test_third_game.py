@@ -4,10 +4,9 @@ game the engine has never heard of, registered at run time with
 tests/test_conformance.py, the players and the UCT search, the protocol
 server in process, ``stargtp serve`` as a subprocess, and ``stargtp match``.
 
-Nothing outside tests/ may change for this. Where the rest of the code still
-assumes that only the two built-in games exist, the test is marked
-``xfail(strict=True)`` with the reason (file and assumption), so the suite
-stays green and the mark has to go once the code is fixed.
+Nothing outside tests/ changes for this: the game lives in tests/third_game.py
+and is registered by the tests (and, for subprocess engines, by
+tests/third_game_engine.py); the server hands it to its worker processes.
 """
 
 from __future__ import annotations
@@ -33,15 +32,6 @@ from tests.third_game import NAME, TICTACTOE
 
 ENGINE = REPO / "tests" / "third_game_engine.py"
 
-WORKERS_DO_NOT_SEE_IT = pytest.mark.xfail(strict=True, reason=(
-    "a game registered in the server's process is unknown in its worker processes: "
-    "protocol/server/workers.py _WorkerGame.sync calls find_game(state.game) in a worker "
-    "started from the forkserver, whose engine.games.GAME_LIST holds only the built-in "
-    "games (worker_main receives the player's name, never the registered descriptors)"))
-NO_PICTURE = pytest.mark.xfail(strict=True, reason=(
-    "protocol/pictures/__init__.py DRAWINGS knows only 'star' and 'amazons', and "
-    "stargtp-svg is listed for every game: a game without a picture gets "
-    "'? internal error: ValueError: no picture for the game ...' instead of a GTP error"))
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -182,7 +172,6 @@ def test_server_plays_and_scores_it_without_searching() -> None:
     assert answers[29:] == ["=", "= star", "=", "= tictactoe", "=", "= 16"]
 
 
-@WORKERS_DO_NOT_SEE_IT
 def test_server_genmove_in_process() -> None:
     answers = gtp(["boardsize 3", "play b a1", "play w b2", "play b a2", "genmove w", "showboard",
                    "reg_genmove b", "final_score"])
@@ -191,16 +180,16 @@ def test_server_genmove_in_process() -> None:
     assert answers[6].startswith("= ") and answers[7] == "? cannot score"
 
 
-@WORKERS_DO_NOT_SEE_IT
 def test_server_perft_in_a_worker_in_process() -> None:
     """A perft too big for the event loop runs in a worker process."""
     assert gtp(["boardsize 4", "perft 4"])[1] == f"= {16 * 15 * 14 * 13}"
 
 
-@NO_PICTURE
 def test_server_svg_of_a_game_without_a_picture() -> None:
-    answer = gtp(["stargtp-svg"])[0]
-    assert not answer.startswith("? internal error"), answer
+    # A game without a picture does not list stargtp-svg, and is told why.
+    answers = gtp(["stargtp-svg", "list_commands"])
+    assert answers[0] == "? stargtp-svg is only available for star, amazons"
+    assert "stargtp-svg" not in answers[1].split("\n")
 
 
 # -- stargtp serve and stargtp match, as subprocesses ----------------------------------
@@ -250,3 +239,13 @@ def test_stargtp_match_plays_it(tmp_path) -> None:
         if record["reason"] != "resign":
             assert position.is_over()
             assert TICTACTOE.score(position, 0.0).gtp_result() == record["result"]
+
+
+def test_console_draws_a_game_without_a_board_of_its_own() -> None:
+    from protocol.tools.console.board import board_for, board_picture
+    from protocol.tools.console.drawing import plain_text
+
+    position = new_position(NAME, 3)
+    play_texts(position, "b2")
+    assert plain_text(board_picture(position, plain=True)) == position.render_text() + "\n"
+    assert board_for(position).complete(position, "a") == ["a1", "a2", "a3"]

@@ -32,6 +32,10 @@ def _playout_winner(position: Position, rng: random.Random, komi: float) -> int:
 _HOOKS = plain_tree_hooks(_playout_winner)
 
 
+def _tree_hooks(position: Position):
+    return _HOOKS
+
+
 def _no_move(position: Position, komi: float) -> None:
     return None  # no pass in the Amazons: a player without a move resigns
 
@@ -56,7 +60,7 @@ AMAZONS = Game(
     from_setup=_from_setup,
     score=_score,
     playout_winner=_playout_winner,
-    tree_hooks=lambda position: _HOOKS,
+    tree_hooks=_tree_hooks,
     no_move=_no_move,
     moves_left=_moves_left,
     strongest_player="amazons-mcts",

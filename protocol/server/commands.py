@@ -432,10 +432,20 @@ STREAMING = frozenset({"lz-analyze"})
 """Commands whose handler writes its response through a stream as it goes."""
 
 
+def _owners(command_name: str) -> tuple[str, ...]:
+    """The games a command works in: those whose descriptor declares it; for
+    ``stargtp-svg``, those that have a picture; empty for every game."""
+    if command_name == "stargtp-svg":
+        from protocol.pictures import DRAWINGS
+
+        return tuple(game.name for game in GAME_LIST if game.name in DRAWINGS)
+    return tuple(game.name for game in GAME_LIST if command_name in game.commands)
+
+
 def install(registry: CommandRegistry, session: Session) -> None:
     """Register every command, bound to ``session``; a command that some games
     declare as theirs works only in those games."""
     for command_name, handler in COMMANDS:
-        owners = tuple(game.name for game in GAME_LIST if command_name in game.commands)
+        owners = _owners(command_name)
         registry.register(command_name, functools.partial(handler, session), owners or None,
                           streaming=command_name in STREAMING)

@@ -14,7 +14,7 @@ import os
 import sys
 
 from engine.errors import GameError
-from engine.games import games, new_position
+from engine.games import GAME_LIST, games, new_position
 from engine.players import check_plays, make_player, players
 from protocol.server.session import SessionConfig, default_player
 from protocol.server.stdio import serve_stdio
@@ -44,9 +44,17 @@ def parse_address(text: str) -> tuple[str, int]:
     return host or DEFAULT_HOST, int(port_text)
 
 
+def _span(sizes: tuple[int, ...]) -> str:
+    """``2..10`` for a run of sizes, ``6, 8 or 10`` otherwise."""
+    if len(sizes) > 2 and list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}..{sizes[-1]}"
+    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=games(), default="star", help="game to start with (default: star)")
-    parser.add_argument("--size", type=int, help="board size: *Star rings 2..10, Amazons 6, 8 or 10 (default: 10)")
+    sizes = "; ".join(f"{game.title} {_span(game.sizes)} {game.size_word}" for game in GAME_LIST)
+    parser.add_argument("--size", type=int, help=f"board size: {sizes} (default: the game's default)")
     parser.add_argument("--seed", type=int, help="seed the players, for reproducible games")
     parser.add_argument("--tcp", metavar="HOST:PORT",
                         help="listen on TCP instead of stdin/stdout (host defaults to 127.0.0.1;"

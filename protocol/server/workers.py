@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.games import registered_games
 from engine.search import Limits
 
 Log = Callable[[str], None]
@@ -223,8 +224,10 @@ def _search(player: Any, game: _WorkerGame, request: SearchRequest, stop: Any,
 
 
 def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_name: str,
-                seed: int | None, params: dict[str, str]) -> None:
-    """Body of a worker process: answer requests until the pipe closes."""
+                seed: int | None, params: dict[str, str], games: list | None = None) -> None:
+    """Body of a worker process: answer requests until the pipe closes.
+    ``games``: the games the server registered at run time, beyond the
+    built-in ones (the worker knows only those otherwise)."""
     # Ctrl-C in a terminal reaches the whole process group; the server decides
     # when workers end, so they ignore it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -236,9 +239,11 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
     except OSError:
         pass
     sys.stdout = sys.stderr
+    from engine.games import adopt_games
     from engine.players import make_player
 
     try:
+        adopt_games(games or [])
         player = make_player(player_name, seed=seed, **params)
     except Exception as exc:  # reported to the session, which logs it
         conn.send(_Envelope(0, WorkerFailed(f"cannot make player: {exc}")))
@@ -399,7 +404,8 @@ class WorkerPool:
         parent, child = self._context.Pipe()
         process = self._context.Process(
             target=worker_main,
-            args=(child, self._stop, self.player, self._worker_seed(index), self.params),
+            args=(child, self._stop, self.player, self._worker_seed(index), self.params,
+                  registered_games()),
             name=f"stargtp-worker-{index}",
             daemon=True,
         )

@@ -16,12 +16,36 @@ BOARDS: dict[str, TerminalBoard] = {
 """Every game's terminal board, by the game's name."""
 
 
+def _plain_picture(position: Any, *, plain: bool, columns: int = 200, rows: int | None = None,
+                   hint: Any = None, komi: float = 0.0) -> Fragments:
+    text = position.render_text()
+    if hint is not None:
+        text += f"\nhint: {position.format_move(hint)}"
+    return [("", text + "\n")]
+
+
+def _plain_complete(position: Any, prefix: str) -> list[str]:
+    texts = (position.format_move(move) for move in position.legal_moves())
+    return [text for text in texts if text.lower().startswith(prefix)]
+
+
+def _plain_moves(position: Any) -> str:
+    return " ".join(position.format_move(move) for move in position.legal_moves())
+
+
+def _plain_heading(size: int) -> str:
+    return f"size {size}"
+
+
+PLAIN_BOARD = TerminalBoard(_plain_picture, _plain_complete, _plain_moves, _plain_heading, {})
+"""A game without a terminal board of its own: its ``render_text`` picture,
+its legal moves as text."""
+
+
 def board_for(position: Any) -> TerminalBoard:
-    """The terminal board of ``position``'s game; ValueError for a game without one."""
-    try:
-        return BOARDS[position.game]
-    except KeyError:
-        raise ValueError(f"no terminal board for the game {position.game!r}") from None
+    """The terminal board of ``position``'s game; for a game without one, the
+    game's own text picture (:data:`PLAIN_BOARD`)."""
+    return BOARDS.get(position.game, PLAIN_BOARD)
 
 
 def board_picture(position: Any, *, plain: bool, columns: int = 200, rows: int | None = None,
