@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import math
 import os
 import sys
@@ -123,8 +122,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"stargtp serve: {exc}", file=sys.stderr)
         return 2
-    # Logs (listening, shut down, failed searches) go to stderr, never stdout.
-    logging.basicConfig(stream=sys.stderr, format="%(message)s", level=logging.INFO)
     if address is not None:
         return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections,
                                      idle_timeout=args.idle_timeout))

@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import math
 import os
-import signal
 import sys
 from typing import TextIO
 
@@ -20,6 +19,7 @@ from engine.games import find_game, games
 from protocol.clock import TimeControl
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
 from protocol.stats import Sprt
+from protocol.signals import add_signal_handlers, remove_signal_handlers
 from protocol.tools.match.records import default_sgf_dir
 from protocol.tools.match.report import format_summary
 from protocol.tools.match.results import ResultsError
@@ -346,14 +346,12 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -
         interrupted = True
         task.cancel()
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, interrupt)
-        except (NotImplementedError, RuntimeError):
-            pass
+    handled = add_signal_handlers(loop, interrupt)
     try:
         return await run_match(settings, progress=progress)
     except asyncio.CancelledError:
         if interrupted:
             return None
         raise
+    finally:
+        remove_signal_handlers(loop, handled)
