@@ -51,7 +51,8 @@ def _span(sizes: tuple[int, ...]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=games(), default="star", help="game to start with (default: star)")
+    parser.add_argument("--game", choices=games(), default=games()[0],
+                        help=f"game to start with (default: {games()[0]})")
     sizes = "; ".join(f"{game.title} {_span(game.sizes)} {game.size_word}" for game in GAME_LIST)
     parser.add_argument("--size", type=int, help=f"board size: {sizes} (default: the game's default)")
     parser.add_argument("--seed", type=int, help="seed the players, for reproducible games")
