@@ -33,7 +33,7 @@ from typing import Any, Callable
 from engine.amazons.evaluation import evaluate
 from engine.amazons.playout import cutoff_playout
 from engine.amazons.position import Move, Position, queen_reach
-from engine.bits import iter_bits
+from engine.bits import bit_list
 from engine.search.base import Budget, Limits, SearchResult, never_stop
 from engine.search.tree import TreePlayer, most_visited
 
@@ -200,7 +200,7 @@ class MoveOrdering:
     def _destinations(self, board: Position, origin: int) -> list[int]:
         occupied = board.occupied
         ray_masks = board.geometry.ray_masks
-        targets = list(iter_bits(queen_reach(origin, occupied, ray_masks)))
+        targets = bit_list(queen_reach(origin, occupied, ray_masks))
         if self.order == "none":
             self.rng.shuffle(targets)
             return targets
@@ -212,7 +212,7 @@ class MoveOrdering:
     def _arrows(self, board: Position, origin: int, target: int) -> list[int]:
         occupied = board.occupied
         ray_masks = board.geometry.ray_masks
-        arrows = list(iter_bits(queen_reach(target, occupied ^ (1 << origin), ray_masks)))
+        arrows = bit_list(queen_reach(target, occupied ^ (1 << origin), ray_masks))
         if self.order == "none":
             self.rng.shuffle(arrows)
             return arrows
@@ -225,7 +225,7 @@ class MoveOrdering:
         occupied = board.occupied
         ray_masks = board.geometry.ray_masks
         pairs = [(origin, target) for origin in self._movable(board)
-                 for target in iter_bits(queen_reach(origin, occupied, ray_masks))]
+                 for target in bit_list(queen_reach(origin, occupied, ray_masks))]
         if self.order == "none":
             self.rng.shuffle(pairs)
             return pairs
@@ -425,12 +425,12 @@ class Tree:
         occupied = board.occupied
         if node.kind == PICK_AMAZON:
             origin = choice
-            target = rng.choice(list(iter_bits(queen_reach(origin, occupied, ray_masks))))
+            target = rng.choice(bit_list(queen_reach(origin, occupied, ray_masks)))
         elif node.kind == PICK_DESTINATION:
             origin, target = node.origin, choice
         else:
             origin, target = choice
-        arrow = rng.choice(list(iter_bits(queen_reach(target, occupied ^ (1 << origin), ray_masks))))
+        arrow = rng.choice(bit_list(queen_reach(target, occupied ^ (1 << origin), ray_masks)))
         return Move(origin, target, arrow)
 
     @staticmethod
