@@ -188,7 +188,9 @@ class Game:
     wants_ownership: bool = False
     """Whether the search should count ownership for analysis."""
     write_record: Callable[..., str] | None = None
-    """SGF text of a position's game (``result`` keyword optional), or None."""
+    """``(position, result=None, komi=0.0)``: the SGF text of a position's
+    game (komi recorded where the game uses it), or None for a game without
+    records."""
     read_record: Callable[[str], Position] | None = None
     """A position from SGF text; GameError when unreadable."""
     sgf_number: int | None = None

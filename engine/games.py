@@ -61,22 +61,37 @@ def adopt_games(extra: list[Game]) -> None:
 
 def read_record(text: str):
     """The position at the end of an SGF record, read by the game its ``GM[n]``
-    names (a record without ``GM`` goes to the first game that has records);
-    GameError when no game reads it.
+    names; a record without ``GM`` goes to each game that has records in turn
+    (the Amazons' readers take a missing ``GM`` as theirs). GameError when no
+    game reads it.
 
     >>> position = read_record("(;GM[18]SZ[6];B[efdedf])")
     >>> position.game, position.format_move(position.history[0][1])
     ('amazons', 'e1-d2/d1')
+    >>> read_record("(;GM[1]SZ[19])")
+    Traceback (most recent call last):
+    ...
+    engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])
     """
     readers = [game for game in GAME_LIST if game.read_record is not None]
     if not readers:
         raise GameError("no game of this engine reads records")
     found = re.search(r"GM\s*\[\s*([0-9]+)\s*\]", text)
-    number = int(found.group(1)) if found else None
+    if found:
+        number = int(found.group(1))
+        for game in readers:
+            if game.sgf_number == number:
+                return game.read_record(text)
+        known = ", ".join(f"{game.name}: GM[{game.sgf_number}]" for game in readers)
+        raise GameError(f"GM[{number}] is no game of this engine ({known})")
+    failure: GameError | None = None
     for game in readers:
-        if number is not None and game.sgf_number == number:
+        try:
             return game.read_record(text)
-    return readers[0].read_record(text)  # which says why it cannot
+        except GameError as error:
+            failure = error
+    assert failure is not None
+    raise failure
 
 
 def new_position(game: str, size: int | None = None):

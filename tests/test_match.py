@@ -481,7 +481,7 @@ def test_amazons_sgf_goes_beside_the_results_by_default():
     from protocol.tools.match.records import default_sgf_dir
 
     assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
-    assert default_sgf_dir("star", "runs/games.jsonl") is None
+    assert default_sgf_dir("star", "runs/games.jsonl") == "runs/games-sgf"
     assert default_sgf_dir("amazons", None) is None
 
 
@@ -494,8 +494,8 @@ def test_sgf_names_the_engine_that_moved_first_as_sgf_black(tmp_path: Path) -> N
     root, *moves = Path(save_sgf(record, str(tmp_path / "sgf"))).read_text().splitlines()
     assert root.startswith("(;GM[18]") and root.endswith("RE[W+R]PB[B]PW[A]GN[A vs B #0]GC[ended by resign]")
     assert len(moves) == 2 and moves[0].startswith(";B[")  # the first mover is SGF's B
-    assert save_sgf({**record, "game": "star", "size": 4, "moves": []}, str(tmp_path / "none")) is None
-    assert not (tmp_path / "none").exists()
+    star = Path(save_sgf({**record, "game": "star", "size": 4, "moves": []}, str(tmp_path / "star")))
+    assert star.read_text().startswith("(;GM[2004]") and "PB[A]PW[B]" in star.read_text()
 
 
 @pytest.fixture
@@ -621,7 +621,7 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
      "--results FILE: cannot create {tmp}/no/r.jsonl: there is no directory {tmp}/no"),
     (["--results", "{tmp}/file/r.jsonl"],
      "--results FILE: cannot create {tmp}/file/r.jsonl: there is no directory {tmp}/file"),
-    (["--results", "{tmp}/file"], "--results FILE: {tmp}/file is not a match results file (its first line is no "
+    (["--results", "{tmp}/file", "--sgf-dir", "{tmp}/sgf"], "--results FILE: {tmp}/file is not a match results file (its first line is no "
                                   "'stargtp-match-results/1' header); give a new file or one written by stargtp match"),
     (["--engine-stderr", "{tmp}"], "--engine-stderr FILE: {tmp} is a directory, not a file"),
     (["--engine-stderr", "{tmp}/no/log"],

@@ -1,4 +1,4 @@
-"""printsgf / loadsgf (Amazons records) and the stargtp-svg picture command."""
+"""printsgf / loadsgf (*Star and Amazons records) and the stargtp-svg picture command."""
 
 import asyncio
 import os
@@ -30,9 +30,10 @@ def test_printsgf_round_trips_the_game():
         (c, session.position.format_move(m)) for c, m in session.position.history]
 
 
-def test_printsgf_is_amazons_only():
-    answers, _ = talk("printsgf")
-    assert answers == ["? printsgf is only available for amazons\n\n"]
+def test_printsgf_records_star_games_too():
+    answers, _ = talk("boardsize 4", "komi 2.5", "play b S40", "play w pass", "printsgf")
+    assert answers[-1] == ("= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[4]KM[2.5]\n"
+                           ";B[S40]\n;W[]\n)\n\n")
 
 
 def test_loadsgf_switches_game_and_can_stop_before_a_move(tmp_path):

@@ -1,5 +1,6 @@
 """``stargtp render``: move lists, match results files (a real match's among
-them), Amazons SGF; one picture, a chosen move, a whole series; errors."""
+them), *Star and Amazons SGF; one picture, a chosen move, a whole series;
+the caption's komi; errors."""
 
 import json
 import os
@@ -11,7 +12,8 @@ import pytest
 
 from engine.amazons import Position as AmazonsPosition
 from engine.amazons import write_sgf
-from engine.star import Position
+from engine.star import PASS, Position
+from engine.star import write_sgf as write_star_sgf
 from protocol.cli import main
 from protocol.tools.render import RecordError, positions_of, read_record
 from tests.star_reference import load_examples
@@ -158,6 +160,74 @@ def test_amazons_sgf(tmp_path):
     assert root.get("width") == root.get("height") == str(round(10 * 30 + 2 * 0.6 * 30))
 
 
+def _star_game() -> Position:
+    """Black's star *40 *41 owns the edge; white's lone S42 is dead; both pass."""
+    position = Position(4)
+    for label in ("*40", "S42", "*41", "pass", "pass"):
+        position.play(position.parse_move(label))
+    return position
+
+
+def test_star_sgf_with_its_result(tmp_path):
+    position = _star_game()
+    assert position.is_over() and position.history[-1][1] == PASS
+    source = tmp_path / "game.sgf"
+    source.write_text(write_star_sgf(position))
+    assert "RE[B+17]" in source.read_text()
+    out = tmp_path / "game.svg"
+    assert render(str(source), "-o", str(out)) == 0
+    root = parse(out.read_text().rstrip("\n"))
+    assert stones(root, "black") == ["*40", "*41"] and stones(root, "white") == ["S42"]
+    assert with_class(root, "caption")[0].text == \
+        "5 moves, last black pass, game over, B+17, recorded result B+17"
+    assert [e.get("data-cell") for e in with_class(root, "stone", "dead")] == ["S42"]  # over: marked
+    # A result the record states is shown as it is (B is black: no colour swap).
+    source.write_text(write_star_sgf(position, result="W+R"))
+    assert render(str(source), "-o", str(out)) == 0
+    caption = with_class(parse(out.read_text().rstrip("\n")), "caption")[0].text
+    assert caption.endswith("game over, B+17, recorded result W+R")
+
+
+def test_star_sgf_komi_is_the_caption_komi_unless_given(tmp_path, capsys):
+    position = _star_game()
+    source = tmp_path / "game.sgf"
+    source.write_text(write_star_sgf(position, komi=17.5))
+    assert "KM[17.5]RE[W+0.5]" in source.read_text()
+    assert render(str(source)) == 0
+    caption = with_class(parse(capsys.readouterr().out.rstrip("\n")), "caption")[0].text
+    assert caption.endswith("game over, W+0.5, recorded result W+0.5")
+    assert render(str(source), "--komi", "0") == 0
+    caption = with_class(parse(capsys.readouterr().out.rstrip("\n")), "caption")[0].text
+    assert caption.endswith("game over, B+17, recorded result W+0.5")
+    assert render(str(source), "--move", "2") == 0  # mid-game, the record's komi still counts
+    caption = with_class(parse(capsys.readouterr().out.rstrip("\n")), "caption")[0].text
+    assert caption == "2 moves, last white S42, black to move, score now W+17.5"
+
+
+def test_star_sgf_series_and_stdin(tmp_path):
+    source = tmp_path / "game.sgf"
+    text = write_star_sgf(_star_game())
+    source.write_text(text)
+    series = tmp_path / "pictures"
+    assert render(str(source), "--series", str(series)) == 0
+    counts = [len(with_class(parse(f.read_text().rstrip("\n")), "stone")) for f in sorted(series.iterdir())]
+    assert counts == [0, 1, 2, 3, 3, 3]
+    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "render", "-", "--no-caption"],
+                               input=text, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert stones(parse(completed.stdout.rstrip("\n"))) == ["*40", "*41", "S42"]
+
+
+def test_results_file_komi_is_the_caption_komi(tmp_path, capsys):
+    results = tmp_path / "results.jsonl"
+    game = {"type": "game", "key": "A vs B #0", "game": "star", "size": 2, "komi": 0.5, "result": "W+0.5",
+            "moves": [{"colour": "black", "move": "S20"}]}
+    results.write_text(json.dumps(game) + "\n")
+    assert render(str(results)) == 0
+    caption = with_class(parse(capsys.readouterr().out.rstrip("\n")), "caption")[0].text
+    assert caption == "1 moves, last black S20, white to move, score now W+0.5, recorded result W+0.5"
+
+
 @pytest.mark.parametrize("text, message", [
     ("size 3\n*30 *30\n", "input:2: *30: *30 is occupied"),
     ("*30\nsize 3\n", "input:2: 'size' must come before the moves"),
@@ -167,7 +237,10 @@ def test_amazons_sgf(tmp_path):
     ("game amazons\nsize 6\nb1-b7/b2\n", "input:3: b1-b7/b2:"),
     ('{"type": "header"}\n', "input: no game record in the file"),
     ('{"moves": []}\nnot json\n', "input:2: not a JSON record"),
-    ("(;GM[1]SZ[19];B[dd])", "GM[1] is not Amazons"),
+    ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])"),
+    ("(;GM[18]SZ[9])", "input: SZ[9]: Amazons is played here on (6, 8, 10) boards"),
+    ("(;GM[2004]SZ[4];B[S40];W[s40])", "input: move 2 (W[s40]): S40 is occupied"),
+    ("(;GM[2004]SZ[4]AB[S40])", "input: node 0: AB: *Star records have no set-up"),
 ])
 def test_unreadable_records(text, message):
     with pytest.raises(RecordError) as error:

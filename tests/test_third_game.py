@@ -168,7 +168,7 @@ def test_server_plays_and_scores_it_without_searching() -> None:
                               "White (O) to move, 9 moves played; game over, black wins",
                               "= B+1", "= resign", "= resign", "= 0"]
     assert answers[25:29] == ["=", "? cannot score", "? list_stars is only available for star",
-                              "? printsgf is only available for amazons"]
+                              "? printsgf is only available for star, amazons"]
     assert answers[29:] == ["=", "= star", "=", "= tictactoe", "=", "= 16"]
 
 

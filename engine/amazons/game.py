@@ -40,6 +40,10 @@ def _no_move(position: Position, komi: float) -> None:
     return None  # no pass in the Amazons: a player without a move resigns
 
 
+def _write_record(position: Position, result: str | None = None, komi: float = 0.0) -> str:
+    return write_sgf(position, result)  # komi means nothing here
+
+
 def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(size * size - 8, plies)  # each ply fills a square with an arrow
 
@@ -66,7 +70,7 @@ AMAZONS = Game(
     strongest_player="amazons-mcts",
     players={"amazons-mcts": AmazonsMcts},
     analysis=_analysis,
-    write_record=write_sgf,
+    write_record=_write_record,
     read_record=read_sgf,
     sgf_number=18,
     commands=("printsgf",),

@@ -15,6 +15,7 @@ from engine.star.geometry import layout
 from engine.star.playout import peri_owners, playout_bits, random_playout
 from engine.star.position import PASS, Position
 from engine.star.scoring import Score, score
+from engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
 
 
 def _score(position: Position, komi: float) -> Score:
@@ -22,7 +23,7 @@ def _score(position: Position, komi: float) -> Score:
 
 
 def _from_setup(board: Sequence[int], to_move: int) -> Position:
-    raise GameError("*Star positions are not set up, only played")
+    raise GameError("*Star positions are not set up, only played")  # so records have no AB/AW
 
 
 def _playout_winner(position: Position, rng: random.Random, komi: float) -> int | None:
@@ -62,6 +63,10 @@ def _passing_wins(position: Position, komi: float) -> bool:
     return score(position, komi).winner == position.to_move
 
 
+def _write_record(position: Position, result: str | None = None, komi: float = 0.0) -> str:
+    return write_sgf(position, result, komi=komi)
+
+
 def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(geometry(size).cell_count, plies)
 
@@ -92,7 +97,10 @@ STAR = Game(
     strongest_player="uct",
     analysis=_analysis,
     wants_ownership=True,
-    commands=("list_stars",),
+    write_record=_write_record,
+    read_record=read_sgf,
+    sgf_number=GM_NUMBER,
+    commands=("list_stars", "printsgf"),
     move_hint="a cell label such as S43, or pass",
     human_colour=BLACK,
 )

@@ -283,7 +283,8 @@ def printsgf(session: Session, args: Args) -> str:
     write = position.rules.write_record
     if write is None:
         raise GtpError(f"printsgf is not available for {position.game}")
-    return "\n".join(line for line in write(position).splitlines() if line.strip())
+    record = write(position, komi=session.state.komi)
+    return "\n".join(line for line in record.splitlines() if line.strip())
 
 
 async def loadsgf(session: Session, args: Args) -> str:
@@ -397,6 +398,8 @@ def game(session: Session, args: Args) -> str:
     return ""
 
 
+from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize  # noqa: E402
+
 COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("protocol_version", protocol_version),
     ("name", name),
@@ -425,6 +428,10 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("stargtp-svg", svg),
     ("stargtp-param", stargtp_param),
     ("lz-analyze", lz_analyze),
+    ("query_boardsize", query_boardsize),
+    ("get_komi", get_komi),
+    ("is_legal", is_legal),
+    ("all_legal", all_legal),
 )
 
 

@@ -4,12 +4,16 @@ A record is one of:
 
 * a line of the match runner's results file (JSON lines: the header is
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
-* an SGF file of a game that has records (the Amazons, ``GM[18]``), read by
-  the game's own reader (:func:`engine.games.read_record`);
+* an SGF file of a game that has records (*Star, ``GM[2004]``; the Amazons,
+  ``GM[18]``), read by the game its ``GM`` names (:func:`engine.games.read_record`);
+  its ``RE`` is the recorded result and its ``KM`` the komi of the caption;
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
   ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
   ``white M M ...`` plays its moves for that colour (set-up), and any other
   line holds moves played alternately by the side to move.
+
+The komi of the caption's *Star score is ``--komi``, else the record's (an
+SGF ``KM``, a results file's ``komi``), else 0.
 
 The picture is the final position, or the one after ``--move N`` moves; with
 ``--series DIR`` one picture per move is written, from the empty board on.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import re
 import sys
@@ -29,7 +34,7 @@ from typing import Any
 
 from engine.colour import parse_colour
 from engine.errors import GameError
-from engine.games import GAME_LIST, games, new_position
+from engine.games import games, new_position
 from engine.games import read_record as read_sgf_record
 from protocol.cli import OptionError, finite_float, positive_float, report_option_error
 from protocol.pictures import Drawing, describe, drawing_for, position_svg
@@ -49,11 +54,12 @@ class RecordChoiceError(RecordError):
 @dataclass
 class GameRecord:
     """A game read from a record: its final position (with the whole game as
-    history) and, when the record says so, its result."""
+    history) and, when the record says so, its result and komi."""
 
     position: Any
     result: str | None = None
     name: str | None = None
+    komi: float | None = None
 
 
 # -- reading records ------------------------------------------------------------
@@ -120,28 +126,43 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
             position.play(position.parse_move(text_move), colour)
         except (GameError, ValueError) as error:
             raise RecordError(f"{source}: move {number} ({text_move}): {error}") from None
-    return GameRecord(position, chosen.get("result"), chosen.get("key"))
+    return GameRecord(position, chosen.get("result"), chosen.get("key"), _finite(chosen.get("komi")))
 
 
 def _from_sgf(text: str, source: str) -> GameRecord:
     try:
         position = read_sgf_record(text)
     except GameError as error:
-        kinds = " ".join(f"{game.title} records" + (f", GM[{game.sgf_number}]," if game.sgf_number else "")
-                         for game in GAME_LIST if game.read_record is not None)
-        raise RecordError(f"{source}: {error} (only {kinds} are read)") from None
-    return GameRecord(position, _recorded_result(text, position))
+        raise RecordError(f"{source}: {error}") from None
+    komi = _finite(_sgf_value(text, "KM"))
+    return GameRecord(position, _recorded_result(text, position), komi=komi)
 
 
-_SGF_RESULT = re.compile(r"(?<![A-Za-z])RE\s*\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
+def _sgf_value(text: str, name: str) -> str | None:
+    """The first value of the SGF property ``name`` (``RE``, ``KM``) in the
+    record, unescaped and stripped; None when it has none."""
+    found = re.search(r"(?<![A-Za-z])" + name + r"\s*\[((?:\\.|[^\\\]])*)\]", text, re.DOTALL)
+    if found is None:
+        return None
+    return re.sub(r"\\(.)", r"\1", found.group(1), flags=re.DOTALL).strip()
+
+
+def _finite(value: Any) -> float | None:
+    """A recorded komi as a finite float; None when missing or not a number."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _recorded_result(text: str, position: Any) -> str | None:
     """The record's result (``RE``) in this engine's colours, or None."""
-    found = _SGF_RESULT.search(text)
-    if found is None:
+    result = _sgf_value(text, "RE")
+    if result is None:
         return None
-    result = re.sub(r"\\(.)", r"\1", found.group(1), flags=re.DOTALL).strip()
     if result[:2] in ("B+", "W+") and _records_swap_colours(position):
         result = ("W" if result[0] == "B" else "B") + result[1:]
     return result
@@ -149,8 +170,8 @@ def _recorded_result(text: str, position: Any) -> str | None:
 
 def _records_swap_colours(position: Any) -> bool:
     """Whether the game's records name the colours the other way round (the
-    Amazons: SGF's ``B`` is the first mover, this engine's white). The game's
-    own record writer says so."""
+    Amazons: SGF's ``B`` is the first mover, this engine's white; *Star's
+    ``B`` is black, no swap). The game's own record writer says so."""
     write = position.rules.write_record
     return write is not None and "RE[W+1]" in write(position, result="B+1")
 
@@ -220,7 +241,10 @@ def positions_of(final: Any) -> list[Any]:
     return positions
 
 
-def caption_for(position: Any, record: GameRecord, komi: float, final: bool) -> str:
+def caption_for(position: Any, record: GameRecord, komi: float | None, final: bool) -> str:
+    """The default caption; ``komi`` None takes the record's (else 0)."""
+    if komi is None:
+        komi = record.komi if record.komi is not None else 0.0
     text = describe(position, komi)
     if final and record.result:
         text += f", recorded result {record.result}"
@@ -229,7 +253,8 @@ def caption_for(position: Any, record: GameRecord, komi: float, final: bool) -> 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="RECORD",
-                        help="record: results file (JSON lines), Amazons SGF, or move list; - for stdin")
+                        help="record: results file (JSON lines), SGF (*Star or Amazons), or move list;"
+                             " - for stdin")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="SVG file to write (default, or -: stdout)")
     parser.add_argument("--series", metavar="DIR",
@@ -240,7 +265,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="results file: the game to draw, by number (1 = first) or key")
     parser.add_argument("--game", choices=games(), help="move lists: the game (default star)")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
-    parser.add_argument("--komi", type=finite_float, default=0.0, help="komi for the caption's *Star score")
+    parser.add_argument("--komi", type=finite_float, default=None,
+                        help="komi for the caption's *Star score (default: the record's, else 0)")
     parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size in pixels")
     parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
     parser.add_argument("--no-stars", dest="stars", action="store_false",

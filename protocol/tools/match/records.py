@@ -154,7 +154,7 @@ def save_sgf(record: dict[str, Any], directory: str) -> str | None:
     position = replay(record)
     first_mover = rules.new_position(record["size"]).to_move
     names = {colour: record["engines"][colour_name(colour)]["name"] for colour in (BLACK, WHITE)}
-    text = rules.write_record(position, result=record["result"])
+    text = rules.write_record(position, result=record["result"], komi=record.get("komi", 0.0))
     text = add_root_properties(text, {"PB": names[first_mover], "PW": names[opponent(first_mover)],
                                       "GN": record["key"], "GC": f"ended by {record['reason']}"})
     os.makedirs(directory, exist_ok=True)
