@@ -148,3 +148,45 @@ def status(position, komi: float = 0.0) -> str:
 
 
 DRAWING = Drawing(draw, status, frozenset(("labels", "last_move", "marks", "caption", "title", "unit")))
+
+
+def geometry_json(size: int, unit: float = 40.0) -> dict:
+    """The board as a front end needs it, in the coordinates of :func:`draw`
+    with its default options (``stargtp-geometry``, docs/views.md): every
+    square in board order (a1, b1, ... rank by rank) with its name, column
+    and row (from 0, row 0 is rank 1) and centre; the document's view box,
+    width and height; and the side of a square, ``unit``. Square ``(column,
+    row)`` covers ``column*unit <= x < (column+1)*unit`` and
+    ``(size-1-row)*unit <= y < (size-row)*unit``.
+
+    >>> geometry_json(6)["squares"][0]
+    {'name': 'a1', 'column': 0, 'row': 0, 'x': 20.0, 'y': 220.0}
+    """
+    from engine.amazons.geometry import geometry
+
+    geo = geometry(size)
+    squares = [{"name": geo.names[s], "column": geo.column(s), "row": geo.row(s),
+                "x": float(number(geo.column(s) * unit + unit / 2)),
+                "y": float(number((size - 1 - geo.row(s)) * unit + unit / 2))}
+               for s in range(geo.square_count)]
+    border = 0.6 * unit  # draw()'s border with labels, no caption
+    side = size * unit + 2 * border
+    view = (-border, -border, side, side)
+    return {"viewBox": [float(number(v)) for v in view], "width": round(side), "height": round(side),
+            "unit": unit, "squares": squares}
+
+
+def contents_json(position) -> dict:
+    """The board's pieces: ``{"black": [...], "white": [...], "arrows": [...]}``,
+    square names in board order."""
+    from engine.amazons.geometry import ARROW
+
+    names = position.geometry.names
+    board = position.board
+    found: dict[str, list[str]] = {"black": [], "white": [], "arrows": []}
+    keys = {BLACK: "black", WHITE: "white", ARROW: "arrows"}
+    for square, contents in enumerate(board):
+        key = keys.get(contents)
+        if key is not None:
+            found[key].append(names[square])
+    return found

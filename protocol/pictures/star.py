@@ -286,3 +286,47 @@ def status(position, komi: float = 0.0) -> str:
 
 DRAWING = Drawing(draw, status, frozenset(
     ("labels", "last_move", "stars", "dead", "marks", "caption", "title", "unit")))
+
+
+def geometry_json(rings: int, unit: float = 36.0) -> dict:
+    """The board as a front end needs it, in the coordinates of :func:`draw`
+    with its default options (``stargtp-geometry``, docs/views.md): every
+    cell in board order with its label, ring, arm, centre (``star_layout``
+    times ``unit``, written as the SVG writes numbers), neighbours (ring 1's
+    star bridge included) and whether it is a pericell or a corner; the
+    document's view box, width and height; the ring spacing and the stone
+    radius for hit-testing.
+
+    >>> data = geometry_json(2)
+    >>> len(data["cells"]), data["cells"][0]["label"], data["cells"][0]["neighbours"][:3]
+    (15, '*10', ['S10', 'T10', 'A10'])
+    """
+    from engine.star import geometry
+
+    geo = geometry(rings)
+    layout = star_layout(rings)
+    cells = []
+    for cell in range(geo.cell_count):
+        x, y = layout[cell]
+        cells.append({
+            "label": geo.labels[cell], "ring": geo.ring_of[cell],
+            "arm": ARMS[geo.position_of[cell] // geo.ring_of[cell]],
+            "x": float(number(x * unit)), "y": float(number(y * unit)),
+            "neighbours": [geo.labels[other] for other in geo.neighbours[cell]],
+            "pericell": geo.is_peri[cell], "corner": geo.is_corner[cell]})
+    # draw()'s view box without a caption: the background pentagon plus a margin.
+    extent = [_corner((rings + 1.45) * unit, arm) for arm in range(5)]
+    left, right = min(x for x, _ in extent), max(x for x, _ in extent)
+    top, bottom = min(y for _, y in extent), max(y for _, y in extent)
+    margin = 0.2 * unit
+    view = (left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin)
+    return {"viewBox": [float(number(v)) for v in view], "width": round(view[2]), "height": round(view[3]),
+            "unit": unit, "radius": float(number(0.37 * unit)), "cells": cells}
+
+
+def contents_json(position) -> dict:
+    """The stones on the board: ``{"black": [labels], "white": [labels]}``, board order."""
+    labels = position.geometry.labels
+    board = position.board
+    return {"black": [labels[c] for c, v in enumerate(board) if v == BLACK],
+            "white": [labels[c] for c, v in enumerate(board) if v == WHITE]}

@@ -1,0 +1,100 @@
+"""The view commands: everything a front end needs to show a game, over the
+protocol alone, each answer one line of JSON (docs/views.md documents both).
+
+* ``stargtp-geometry``: the board of the current game and size: every point
+  with its name, its centre in the coordinates of ``stargtp-svg``'s picture
+  and what the game knows of it (*Star: ring, arm, neighbours, pericell,
+  corner; Amazons: column and row), and the picture's view box.
+* ``stargtp-position``: the current state: the side to move, the pieces on
+  the board, the moves, whether the game is over, komi and the game's own
+  score breakdown (``null`` while the game cannot be scored).
+
+Like every command they are game-agnostic: what a game's board looks like
+comes from :data:`protocol.pictures.GEOMETRIES`, looked up by the game's
+name, and everything else from the position API and the game's descriptor.
+They work in the games of that table only (the dispatcher answers
+``? stargtp-geometry is only available for ...`` elsewhere), and never
+change the session's state.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from engine.colour import colour_name
+from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from protocol.server.session import Session
+
+Args = tuple[str, ...]
+
+VIEW_COMMANDS = ("stargtp-geometry", "stargtp-position")
+"""The commands of this module: each works in the games of ``GEOMETRIES``."""
+
+
+def to_json(data: Any) -> str:
+    """Compact JSON on one line (``json.dumps`` escapes every control character)."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False)
+
+
+def view_games() -> tuple[str, ...]:
+    """The games that have a board view: the keys of ``GEOMETRIES``."""
+    from protocol.pictures import GEOMETRIES
+
+    return tuple(GEOMETRIES)
+
+
+@lru_cache(maxsize=64)
+def geometry_text(game: str, size: int) -> str:
+    """The ``stargtp-geometry`` answer for a game and size (it depends on
+    nothing else, so it is built once)."""
+    from protocol.pictures import GEOMETRIES
+
+    return to_json({"game": game, "size": size, **GEOMETRIES[game].geometry(size)})
+
+
+def position_data(position: Any, komi: float) -> dict[str, Any]:
+    """The ``stargtp-position`` answer as JSON-ready data."""
+    from protocol.pictures import GEOMETRIES
+
+    try:
+        report = position.rules.score(position, komi)
+        score: dict[str, Any] | None = {**report.to_json(position), "result": report.gtp_result()}
+    except GameError:  # Amazons mid-game: not scorable yet
+        score = None
+    fmt = position.format_move
+    return {
+        "game": position.game,
+        "size": position.size,
+        "to_move": colour_name(position.to_move),
+        "board": GEOMETRIES[position.game].contents(position),
+        "moves": [[colour_name(colour), fmt(move)] for colour, move in position.history],
+        "over": bool(position.is_over()),
+        "komi": komi,
+        "score": score,
+    }
+
+
+# -- the commands -----------------------------------------------------------------
+
+
+def stargtp_geometry(session: Session, args: Args) -> str:
+    """The board of the current game and size as one line of JSON."""
+    expect_count(args, 0)
+    position = session.state.position
+    return geometry_text(position.game, position.size)
+
+
+def stargtp_position(session: Session, args: Args) -> str:
+    """The current state as one line of JSON."""
+    expect_count(args, 0)
+    return to_json(position_data(session.state.position, session.state.komi))
+
+
+# Imported last: commands.py imports this module for its COMMANDS table, so
+# whichever of the two modules is imported first, the other then finds every
+# name it needs.
+from protocol.server.commands import expect_count  # noqa: E402

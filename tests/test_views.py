@@ -1,0 +1,262 @@
+"""The view commands (protocol/server/views.py, docs/views.md):
+``stargtp-geometry`` and ``stargtp-position`` in both games.
+
+The geometry is checked against independent expectations: the 2-ring
+*Star board's neighbours written out by hand, the engine's geometry (labels,
+rings, arms, adjacency, pericells, corners), ``star_layout`` for the
+coordinates, and the ``stargtp-svg`` picture itself (its view box and the
+centre of every cell and square it draws). The position is checked exactly
+after a few moves, and after full games (a *Star board with dead groups, a
+finished Amazons game). Bad input is a syntax error; a game without a board
+view is told which games have one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+
+import pytest
+
+from engine.amazons import Position as AmazonsPosition
+from engine.colour import BLACK, WHITE
+from engine.star import Position as StarPosition
+from engine.star.geometry import geometry as star_geometry
+from protocol.pictures.star import star_layout
+from protocol.server.session import SessionConfig
+from tests import third_game
+from tests.gtp_helpers import converse, split_responses
+
+COLOUR = {BLACK: "black", WHITE: "white"}
+
+
+def talk(*lines: str, game: str = "star") -> list[str]:
+    """Each response's text after ``= `` (or the whole ``? ...`` line)."""
+    data = ("\n".join(lines) + "\n").encode()
+    output, _ = asyncio.run(converse(data, SessionConfig(game=game, player="random", seed=1, workers=1)))
+    answers = []
+    for response in split_responses(output):
+        text = response.decode().rstrip("\n")
+        answers.append(text[2:] if text.startswith("= ") else text)
+    assert len(answers) == len(lines), output
+    return answers
+
+
+def compact(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def svg_view(svg: str) -> tuple[list[float], int, int]:
+    head = re.match(r'<svg [^>]*width="([0-9]+)" height="([0-9]+)" viewBox="([^"]+)"', svg)
+    assert head, svg[:200]
+    return [float(v) for v in head.group(3).split()], int(head.group(1)), int(head.group(2))
+
+
+# -- stargtp-geometry: *Star -----------------------------------------------------------
+
+# The 2-ring board by hand: ring 1 is the central star (all five mutually
+# adjacent); ring-1 cell of arm s touches ring 2's s0, s1 and the previous
+# arm's last cell; ring 2 is the perimeter, a cycle.
+TWO_RINGS = {
+    "*10": "S10 T10 A10 R10 *20 *21 R21",
+    "S10": "*10 T10 A10 R10 *21 S20 S21",
+    "T10": "*10 S10 A10 R10 S21 T20 T21",
+    "A10": "*10 S10 T10 R10 T21 A20 A21",
+    "R10": "*10 S10 T10 A10 A21 R20 R21",
+    "*20": "*10 *21 R21",
+    "*21": "*10 S10 *20 S20",
+    "S20": "S10 *21 S21",
+    "S21": "S10 T10 S20 T20",
+    "T20": "T10 S21 T21",
+    "T21": "T10 A10 T20 A20",
+    "A20": "A10 T21 A21",
+    "A21": "A10 R10 A20 R20",
+    "R20": "R10 A21 R21",
+    "R21": "*10 R10 *20 R20",
+}
+
+
+def expected_star(rings: int) -> dict:
+    geo = star_geometry(rings)
+    layout = star_layout(rings)
+    svg = talk(f"boardsize {rings}", "stargtp-svg")[1]
+    view, width, height = svg_view(svg)
+    cells = []
+    for cell, label in enumerate(geo.labels):
+        ring = int(label[1]) or 10
+        cells.append({"label": label, "ring": ring, "arm": label[0],
+                      "x": round(layout[cell][0] * 36, 2), "y": round(layout[cell][1] * 36, 2),
+                      "neighbours": [geo.labels[n] for n in geo.neighbours[cell]],
+                      "pericell": ring == rings, "corner": ring == rings and label[2] == "0"})
+    return {"game": "star", "size": rings, "viewBox": view, "width": width, "height": height,
+            "unit": 36.0, "radius": 13.32, "cells": cells}
+
+
+@pytest.mark.parametrize("rings", [2, 4])
+def test_star_geometry_exact(rings: int) -> None:
+    answer = talk(f"boardsize {rings}", "stargtp-geometry")[1]
+    assert answer == compact(expected_star(rings))
+    assert " " not in answer and "\n" not in answer
+
+
+def test_star_two_rings_by_hand() -> None:
+    data = json.loads(talk("boardsize 2", "stargtp-geometry")[1])
+    assert {c["label"]: " ".join(c["neighbours"]) for c in data["cells"]} == TWO_RINGS
+    assert [c["label"] for c in data["cells"] if c["corner"]] == ["*20", "S20", "T20", "A20", "R20"]
+    assert data["cells"][0]["x"] == 0 and data["cells"][0]["y"] == -36  # *10 straight above the centre
+
+
+@pytest.mark.parametrize("rings", [2, 4, 10])
+def test_star_geometry_is_consistent(rings: int) -> None:
+    data = json.loads(talk(f"boardsize {rings}", "stargtp-geometry")[1])
+    cells = data["cells"]
+    assert len(cells) == 5 * rings * (rings + 1) // 2
+    by_label = {c["label"]: c for c in cells}
+    for cell in cells:  # symmetric, no loops
+        assert cell["label"] not in cell["neighbours"]
+        for other in cell["neighbours"]:
+            assert cell["label"] in by_label[other]["neighbours"]
+    ring1 = [c["label"] for c in cells if c["ring"] == 1]
+    for label in ring1:  # the central star bridge
+        assert set(ring1) - {label} <= set(by_label[label]["neighbours"])
+    assert sum(c["pericell"] for c in cells) == 5 * rings
+    assert sum(c["corner"] for c in cells) == 5
+    assert [c["arm"] for c in cells if c["ring"] == 1] == list("*STAR")
+    # The picture draws every cell where the geometry says.
+    svg = talk(f"boardsize {rings}", "stargtp-svg")[1]
+    drawn = dict((m[0], (float(m[1]), float(m[2])))
+                 for m in re.findall(r'class="cell[^"]*" data-cell="([^"]+)" cx="([^"]+)" cy="([^"]+)"', svg))
+    assert drawn == {c["label"]: (c["x"], c["y"]) for c in cells}
+    assert (data["viewBox"], data["width"], data["height"]) == svg_view(svg)
+
+
+def test_ten_rings_cell_count() -> None:
+    data = json.loads(talk("stargtp-geometry")[0])  # the default board
+    assert data["size"] == 10 and len(data["cells"]) == 275
+
+
+# -- stargtp-geometry: Amazons -----------------------------------------------------------
+
+
+def test_amazons_geometry_exact() -> None:
+    answers = talk("boardsize 6", "stargtp-geometry", "stargtp-svg", game="amazons")
+    squares = [{"name": f"{'abcdef'[c]}{r + 1}", "column": c, "row": r,
+                "x": 40.0 * c + 20, "y": 40.0 * (5 - r) + 20} for r in range(6) for c in range(6)]
+    expected = {"game": "amazons", "size": 6, "viewBox": [-24.0, -24.0, 288.0, 288.0],
+                "width": 288, "height": 288, "unit": 40.0, "squares": squares}
+    assert answers[1] == compact(expected)
+    assert svg_view(answers[2]) == (expected["viewBox"], 288, 288)
+    drawn = dict((m[0], (float(m[1]) + 20, float(m[2]) + 20))
+                 for m in re.findall(r'class="square [a-z]+" data-square="([^"]+)" x="([^"]+)" y="([^"]+)"',
+                                     answers[2]))
+    assert drawn == {s["name"]: (s["x"], s["y"]) for s in squares}
+
+
+def test_amazons_geometry_ten() -> None:
+    data = json.loads(talk("stargtp-geometry", game="amazons")[0])
+    assert data["size"] == 10 and len(data["squares"]) == 100
+    assert data["squares"][99] == {"name": "j10", "column": 9, "row": 9, "x": 380.0, "y": 20.0}
+
+
+# -- stargtp-position ------------------------------------------------------------------
+
+
+def test_star_position_after_a_few_moves() -> None:
+    answers = talk("boardsize 4", "komi 2.5", "play b *40", "play w S41", "play b *41",
+                   "stargtp-position", "final_score")
+    data = json.loads(answers[5])
+    reference = StarPosition(4)
+    for colour, text in ((BLACK, "*40"), (WHITE, "S41"), (BLACK, "*41")):
+        reference.play(reference.parse_move(text), colour)
+    report = reference.rules.score(reference, 2.5)
+    assert data == {"game": "star", "size": 4, "to_move": "white",
+                    "board": {"black": ["*40", "*41"], "white": ["S41"]},
+                    "moves": [["black", "*40"], ["white", "S41"], ["black", "*41"]],
+                    "over": False, "komi": 2.5,
+                    "score": {**report.to_json(reference), "result": answers[6]}}
+    assert list(data) == ["game", "size", "to_move", "board", "moves", "over", "komi", "score"]
+    assert answers[5] == compact(data)
+
+
+def test_star_position_empty_and_passes() -> None:
+    answers = talk("boardsize 2", "stargtp-position", "play b pass", "play w pass", "stargtp-position")
+    start, end = json.loads(answers[1]), json.loads(answers[4])
+    assert start["board"] == {"black": [], "white": []} and start["moves"] == [] and not start["over"]
+    assert start["to_move"] == "black" and start["komi"] == 0
+    assert end["moves"] == [["black", "pass"], ["white", "pass"]] and end["over"]
+
+
+def full_star_game(rings: int) -> StarPosition:
+    """A randomly filled board (seeded) on which some groups are dead."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        position = StarPosition(rings)
+        while not position.is_over():
+            position.play(rng.choice(position.legal_moves()))
+        if position.rules.score(position, 0.5).dead_groups:
+            return position
+    raise AssertionError("no random game with dead groups")
+
+
+def test_star_position_full_game_with_dead_groups() -> None:
+    position = full_star_game(4)
+    moves = [f"play {COLOUR[c]} {position.format_move(m)}" for c, m in position.history]
+    answers = talk("boardsize 4", "komi 0.5", *moves, "stargtp-position", "final_score")
+    data = json.loads(answers[-2])
+    labels = position.geometry.labels
+    report = position.rules.score(position, 0.5)
+    assert data["over"] is True
+    assert data["board"] == {"black": [labels[c] for c, v in enumerate(position.board) if v == BLACK],
+                             "white": [labels[c] for c, v in enumerate(position.board) if v == WHITE]}
+    assert len(data["board"]["black"]) + len(data["board"]["white"]) == 50
+    assert data["moves"] == [[COLOUR[c], position.format_move(m)] for c, m in position.history]
+    assert data["score"] == {**report.to_json(position), "result": answers[-1]}
+    assert data["score"]["dead_groups"] > 0
+
+
+def test_amazons_position_mid_game_and_finished() -> None:
+    answers = talk("boardsize 6", "stargtp-position", "play w b1-b2/b3", "stargtp-position", game="amazons")
+    start, after = json.loads(answers[1]), json.loads(answers[3])
+    assert start == {"game": "amazons", "size": 6, "to_move": "white",
+                     "board": {"black": ["a5", "f5", "b6", "e6"], "white": ["b1", "e1", "a2", "f2"],
+                               "arrows": []},
+                     "moves": [], "over": False, "komi": 0.0, "score": None}
+    assert after["board"] == {"black": ["a5", "f5", "b6", "e6"], "white": ["e1", "a2", "b2", "f2"],
+                              "arrows": ["b3"]}
+    assert after["moves"] == [["white", "b1-b2/b3"]] and after["to_move"] == "black"
+    assert after["score"] is None  # cannot be scored yet
+
+    rng = random.Random(3)
+    position = AmazonsPosition(6)
+    while not position.is_over():
+        position.play(rng.choice(position.legal_moves()))
+    moves = [f"play {COLOUR[c]} {position.format_move(m)}" for c, m in position.history]
+    answers = talk("boardsize 6", *moves, "stargtp-position", "final_score", game="amazons")
+    data = json.loads(answers[-2])
+    report = position.rules.score(position, 0.0)
+    assert data["over"] is True and data["to_move"] == COLOUR[position.to_move]
+    assert len(data["board"]["arrows"]) == len(position.history)
+    assert data["score"] == {**report.to_json(position), "result": answers[-1]}
+
+
+# -- errors and other games ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["star", "amazons"])
+def test_arguments_are_a_syntax_error(game: str) -> None:
+    answers = talk("stargtp-geometry 4", "stargtp-position x", "stargtp-position", game=game)
+    assert answers[:2] == ["? syntax error: expected no arguments"] * 2
+    assert json.loads(answers[2])["moves"] == []
+
+
+def test_a_game_without_a_board_view() -> None:
+    third_game.register()
+    try:
+        answers = talk("stargtp-geometry", "stargtp-position", "list_commands", game=third_game.NAME)
+    finally:
+        third_game.unregister()
+    assert answers[0] == "? stargtp-geometry is only available for star, amazons"
+    assert answers[1] == "? stargtp-position is only available for star, amazons"
+    assert "stargtp-geometry" not in answers[2] and "stargtp-position" not in answers[2]
