@@ -185,6 +185,10 @@ class Game:
     analysis: Callable[[Position, int, Sequence[tuple[str, float]]], str] | None = None
     """The game's extra lz-analyze field from the position, the colour
     analysed and the ownership shares: ``ownership ...``, ``territory ...``."""
+    score_estimate: Callable[[Position, int, float], float | None] | None = None
+    """``(position, colour, komi)``: the expected final margin for ``colour``
+    (positive: ``colour`` leads), for analysis (``scoreLead``); None when the
+    game cannot say."""
     wants_ownership: bool = False
     """Whether the search should count ownership for analysis."""
     write_record: Callable[..., str] | None = None

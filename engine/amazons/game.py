@@ -44,6 +44,16 @@ def _write_record(position: Position, result: str | None = None, komi: float = 0
     return write_sgf(position, result)  # komi means nothing here
 
 
+def _score_estimate(position: Position, colour: int, komi: float) -> float:
+    """The exact margin once the game is settled or over, signed for
+    ``colour``; before that the expected territory, mine minus theirs."""
+    result = score(position)
+    if result.winner is not None and result.margin is not None:
+        return float(result.margin if result.winner == colour else -result.margin)
+    territory = queen_territory(position)
+    return float(territory[colour] - territory[3 - colour])
+
+
 def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(size * size - 8, plies)  # each ply fills a square with an arrow
 
@@ -70,6 +80,7 @@ AMAZONS = Game(
     strongest_player="amazons-mcts",
     players={"amazons-mcts": AmazonsMcts},
     analysis=_analysis,
+    score_estimate=_score_estimate,
     write_record=_write_record,
     read_record=read_sgf,
     sgf_number=18,

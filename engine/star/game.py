@@ -67,6 +67,13 @@ def _write_record(position: Position, result: str | None = None, komi: float = 0
     return write_sgf(position, result, komi=komi)
 
 
+def _score_estimate(position: Position, colour: int, komi: float) -> float:
+    """The current score's margin (black minus white, komi included), from
+    ``colour``'s side."""
+    margin = score(position, komi).margin
+    return margin if colour == BLACK else -margin
+
+
 def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(geometry(size).cell_count, plies)
 
@@ -96,6 +103,7 @@ STAR = Game(
     uses_komi=True,
     strongest_player="uct",
     analysis=_analysis,
+    score_estimate=_score_estimate,
     wants_ownership=True,
     write_record=_write_record,
     read_record=read_sgf,

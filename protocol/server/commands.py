@@ -399,6 +399,8 @@ def game(session: Session, args: Args) -> str:
 
 
 from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize  # noqa: E402
+from protocol.server.analysis import genmove_analyze, gogui_analyze_commands, kata_analyze  # noqa: E402
+from protocol.server.views import VIEW_COMMANDS, stargtp_geometry, stargtp_position  # noqa: E402
 
 COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("protocol_version", protocol_version),
@@ -432,20 +434,31 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("get_komi", get_komi),
     ("is_legal", is_legal),
     ("all_legal", all_legal),
+    ("kata-analyze", kata_analyze),
+    ("genmove_analyze", genmove_analyze),
+    ("kata-genmove_analyze", genmove_analyze),
+    ("gogui-analyze_commands", gogui_analyze_commands),
+    ("stargtp-geometry", stargtp_geometry),
+    ("stargtp-position", stargtp_position),
 )
 
 
-STREAMING = frozenset({"lz-analyze"})
+STREAMING = frozenset({"lz-analyze", "kata-analyze", "genmove_analyze", "kata-genmove_analyze"})
 """Commands whose handler writes its response through a stream as it goes."""
 
 
 def _owners(command_name: str) -> tuple[str, ...]:
     """The games a command works in: those whose descriptor declares it; for
-    ``stargtp-svg``, those that have a picture; empty for every game."""
+    ``stargtp-svg``, those that have a picture, and for the view commands
+    those that have a board view; empty for every game."""
     if command_name == "stargtp-svg":
         from protocol.pictures import DRAWINGS
 
         return tuple(game.name for game in GAME_LIST if game.name in DRAWINGS)
+    if command_name in VIEW_COMMANDS:  # stargtp-geometry, stargtp-position: the games with a board view
+        from protocol.pictures import GEOMETRIES
+
+        return tuple(game.name for game in GAME_LIST if game.name in GEOMETRIES)
     return tuple(game.name for game in GAME_LIST if command_name in game.commands)
 
 

@@ -116,6 +116,17 @@ class SearchService:
 
     # -- the session's signals ---------------------------------------------------
 
+    @property
+    def hurried(self) -> bool:
+        """Whether ``# interrupt`` or the end of input asked the running search
+        to answer now."""
+        return self._hurry or self._interrupted
+
+    def workers(self) -> WorkerPool:
+        """The worker pool, started if need be (for commands that run their
+        own searches, such as ``genmove_analyze``)."""
+        return self._pool()
+
     def begin_command(self) -> None:
         """A new search command starts: an earlier interrupt no longer counts."""
         self._interrupted = False

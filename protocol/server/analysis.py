@@ -1,0 +1,213 @@
+"""Analysis in the forms GUIs already parse: ``kata-analyze`` (KataGo's
+``info`` fields), ``genmove_analyze`` (a genmove that reports as it searches,
+then answers ``play MOVE``) and ``gogui-analyze_commands`` (GoGui's menu).
+
+Game-agnostic: everything goes through the position API and the descriptor
+(``position.rules``). docs/analysis-commands.md documents the commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from typing import TYPE_CHECKING, Any
+
+from engine.colour import parse_colour
+from engine.errors import IllegalMove
+from engine.search import Limits
+from protocol.registry import GtpError, syntax_error
+from protocol.server.workers import SearchReply, SearchRequest, WorkerError
+
+if TYPE_CHECKING:
+    from protocol.server.session import Session, Stream
+
+Args = tuple[str, ...]
+
+LCB_Z = 1.96
+"""Normal-approximation width of the ``lcb`` field (95%)."""
+
+
+def _num(value: float) -> str:
+    """A float as KataGo prints it (C++ stream default: 6 significant digits)."""
+    text = f"{value:.6g}"
+    return "0" if text == "-0" else text
+
+
+# -- the score estimate ---------------------------------------------------------------
+
+
+def score_lead(position: Any, colour: int, komi: float) -> float | None:
+    """The expected final margin for ``colour`` (positive: ``colour`` leads),
+    from the game's descriptor (``rules.score_estimate``: *Star's current
+    score, the Amazons' exact margin once settled, else their expected
+    territory); None when the game cannot say."""
+    estimate = position.rules.score_estimate
+    return None if estimate is None else estimate(position, colour, komi)
+
+
+# -- kata-analyze ------------------------------------------------------------------------
+
+
+def kata_line(position: Any, colour: int, reply: SearchReply, komi: float = 0.0) -> str:
+    """One kata-analyze report: an ``info`` block per root move, most visited
+    first, fields in KataGo's order (``move visits utility winrate scoreMean
+    scoreLead prior lcb order pv``), then the game's extra field as in
+    lz-analyze."""
+    root = dict(reply.root)
+    if not root and reply.move is not None:  # players without root statistics
+        visits = max(reply.playouts, 1)
+        root = {reply.move: (visits, (reply.winrate or 0.0) * visits)}
+    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    lead = score_lead(position, colour, komi)
+    legal = len(position.legal_moves()) if not position.is_over() else 0
+    prior = 1.0 / legal if legal else 0.0
+    parts = []
+    for order, (move, (visits, wins)) in enumerate(ranked):
+        winrate = min(max(wins / visits, 0.0), 1.0) if visits else 0.0
+        lcb = max(0.0, winrate - LCB_Z * math.sqrt(winrate * (1 - winrate) / visits)) if visits else 0.0
+        line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
+        fields = [f"info move {move} visits {visits} utility {_num(2 * winrate - 1)} winrate {_num(winrate)}"]
+        if lead is not None:
+            fields.append(f"scoreMean {_num(lead)} scoreLead {_num(lead)}")
+        fields.append(f"prior {_num(prior)} lcb {_num(lcb)} order {order} pv {' '.join(line)}")
+        parts.append(" ".join(fields))
+    if not parts:
+        score = "" if lead is None else f" scoreMean {_num(lead)} scoreLead {_num(lead)}"
+        parts.append(f"info move pass visits 0 utility -1 winrate 0{score} prior 0 lcb 0 order 0 pv pass")
+    text = " ".join(parts)
+    extra = position.rules.analysis
+    field = extra(position, colour, reply.ownership) if extra is not None else ""
+    return text + " " + field if field else text
+
+
+def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
+    """``[COLOUR] [INTERVAL]`` as lz-analyze reads them: (colour, centiseconds)."""
+    from protocol.server.commands import DEFAULT_ANALYSIS_INTERVAL, parse_int
+
+    colour = session.state.position.to_move
+    interval = DEFAULT_ANALYSIS_INTERVAL
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        if word.lower() == "interval":
+            if not words:
+                raise syntax_error("interval needs a number of centiseconds")
+            word = words.pop(0)
+        try:
+            colour = parse_colour(word)
+            continue
+        except ValueError:
+            pass
+        interval = parse_int(word, minimum=1, maximum=360000)
+    return colour, interval
+
+
+async def kata_analyze(session: Session, args: Args, stream: Stream) -> str:
+    """Stream KataGo-style ``info`` lines until the next input line."""
+    colour, interval = parse_analyze_args(session, args)
+    komi = session.state.komi
+
+    def report(position: Any, colour: int, reply: SearchReply) -> str:
+        return kata_line(position, colour, reply, komi)
+
+    await session.search.analyze(colour, interval / 100, stream, report)
+    return ""
+
+
+# -- genmove_analyze ---------------------------------------------------------------------
+
+
+def _hurried(session: Session) -> bool:
+    """Whether ``# interrupt`` or the end of input asked the running command to
+    answer now."""
+    return session.search.hurried
+
+
+def _playout_budget(session: Session, limits: Limits) -> int | None:
+    """The move's playout limit: the session's, else the player's default."""
+    if limits.playouts is not None:
+        return limits.playouts
+    value = session.search.parameters().get("playouts", "none")
+    return int(value) if value.isdigit() else None
+
+
+async def genmove_analyze(session: Session, args: Args, stream: Stream) -> str:
+    """``genmove_analyze COLOUR [INTERVAL]``: search the move with genmove's
+    limits, writing a kata-analyze line every INTERVAL, then ``play MOVE``;
+    the move is played. Input lines that arrive meanwhile do not stop it
+    (KataGo: "behaves like a normal synchronous GTP command");
+    ``# interrupt`` does, with the best move so far."""
+    from protocol.server.commands import DEFAULT_ANALYSIS_INTERVAL, expect_count, parse_colour_arg, parse_int
+
+    expect_count(args, 1, 2)
+    colour = parse_colour_arg(args[0])
+    interval = parse_int(args[1], minimum=1, maximum=360000) if len(args) == 2 else DEFAULT_ANALYSIS_INTERVAL
+    search, state = session.search, session.state
+    position = state.position
+    komi = state.komi
+    if position.is_over():
+        move = position.rules.no_move(position, komi)
+        stream.line("play " + ("resign" if move is None else position.format_move(move)))
+        return ""
+    limits = search.move_limits(colour)
+    playouts = _playout_budget(session, limits)
+    forced = len(position.legal_moves()) <= 1
+    started = time.monotonic()
+    done = 0
+    reply: SearchReply | None = None
+    try:
+        pool = search.workers()
+        while True:
+            chunk = interval / 100
+            if limits.seconds is not None:
+                chunk = min(chunk, max(limits.seconds - (time.monotonic() - started), 0.01))
+            wanted = None if playouts is None else max(playouts - done, 1)
+            if wanted is None and limits.seconds is None:
+                chunk = None  # the player's own limit: one search, one report
+            request = SearchRequest(state.snapshot(), colour, Limits(playouts=wanted, seconds=chunk),
+                                    komi, analysis=True)
+            reply = await pool.search(request, hurry=_hurried(session))
+            done += reply.playouts
+            stream.line(kata_line(position, colour, reply, komi))
+            await asyncio.sleep(0)
+            out_of_time = limits.seconds is not None and time.monotonic() - started >= limits.seconds
+            if (forced or chunk is None or reply.playouts == 0 or out_of_time or _hurried(session)
+                    or (playouts is not None and done >= playouts)):
+                break
+        move = None if reply.move is None else position.parse_move(reply.move)
+        if move is not None and not position.is_legal(move, colour):
+            raise IllegalMove(f"the search answered the illegal move {reply.move}")
+    except (WorkerError, IllegalMove) as exc:
+        raise GtpError(f"search failed: {exc}") from None
+    state.clock.record_usage(colour, time.monotonic() - started)
+    if move is None:
+        stream.line("play resign")
+        return ""
+    position.play(move, colour)
+    stream.line("play " + position.format_move(move))
+    return ""
+
+
+# -- gogui-analyze_commands -----------------------------------------------------------------
+
+GOGUI_ANALYZE = (
+    ("string", "Final score", "final_score"),
+    ("string", "Legal moves", "all_legal %c"),
+    ("string", "Stars", "list_stars"),
+    ("string", "Perft 2", "perft 2"),
+    ("string", "Search settings", "stargtp-param"),
+    ("string", "Game", "game"),
+    ("string", "SGF record", "printsgf"),
+)
+"""GoGui menu entries ``TYPE/LABEL/COMMAND`` (``%c``: GoGui puts the colour
+to move); only those whose command works in the current game are listed."""
+
+
+def gogui_analyze_commands(session: Session, args: Args) -> str:
+    from protocol.server.commands import expect_count
+
+    expect_count(args, 0)
+    available = set(session.registry.names(session.state.position.game))
+    return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in GOGUI_ANALYZE
+                     if command.split()[0] in available)
