@@ -24,7 +24,7 @@ from engine.colour import BLACK, WHITE  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.search import Limits  # noqa: E402
 from engine.star import PASS, Position, score  # noqa: E402
-from engine.star.scoring import format_number  # noqa: E402
+from engine.numbers import format_number  # noqa: E402
 from protocol.pictures import describe, position_svg  # noqa: E402
 
 EXAMPLES = ROOT / "tests" / "data" / "star_examples.txt"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.colour import BLACK, WHITE, opponent
+from engine.numbers import format_number
 
 
 @dataclass(frozen=True)
@@ -137,12 +138,6 @@ _NAMES = {BLACK: "black", WHITE: "white"}
 def plural(count: int, word: str) -> str:
     """``1 quark``, ``2 quarks``."""
     return f"{count} {word}" + ("" if count == 1 else "s")
-
-
-def format_number(value: float) -> str:
-    """``3`` for 3.0, ``2.5`` for 2.5: no float noise, no trailing zeros."""
-    text = f"{value:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 def _components(cells: list[int], member: list[bool], neighbours) -> list[list[int]]:

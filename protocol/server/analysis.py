@@ -1,9 +1,10 @@
-"""Analysis in the forms GUIs already parse: ``kata-analyze`` (KataGo's
+"""Analysis over the protocol: ``lz-analyze`` (Leela Zero's ``info`` lines),
+and the forms other GUIs parse: ``kata-analyze`` (KataGo's
 ``info`` fields), ``genmove_analyze`` (a genmove that reports as it searches,
 then answers ``play MOVE``) and ``gogui-analyze_commands`` (GoGui's menu).
 
 Game-agnostic: everything goes through the position API and the descriptor
-(``position.rules``). docs/analysis-commands.md documents the commands.
+(``position.rules``). docs/protocol.md documents the commands.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from engine.colour import parse_colour
 from engine.errors import IllegalMove
 from engine.search import Limits
 from protocol.registry import GtpError, syntax_error
+from protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int
 from protocol.server.workers import SearchReply, SearchRequest, WorkerError
 
 if TYPE_CHECKING:
     from protocol.server.session import Session, Stream
 
-Args = tuple[str, ...]
 
 LCB_Z = 1.96
 """Normal-approximation width of the ``lcb`` field (95%)."""
@@ -81,10 +82,14 @@ def kata_line(position: Any, colour: int, reply: SearchReply, komi: float = 0.0)
     return text + " " + field if field else text
 
 
-def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
-    """``[COLOUR] [INTERVAL]`` as lz-analyze reads them: (colour, centiseconds)."""
-    from protocol.server.commands import DEFAULT_ANALYSIS_INTERVAL, parse_int
+DEFAULT_ANALYSIS_INTERVAL = 100
+"""Centiseconds between reports when the command names none."""
 
+
+def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
+    """``[COLOUR] [INTERVAL]`` in any order, INTERVAL optionally written
+    ``interval N``: (colour, centiseconds); the side to move and
+    :data:`DEFAULT_ANALYSIS_INTERVAL` by default."""
     colour = session.state.position.to_move
     interval = DEFAULT_ANALYSIS_INTERVAL
     words = list(args)
@@ -101,6 +106,38 @@ def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
             pass
         interval = parse_int(word, minimum=1, maximum=360000)
     return colour, interval
+
+
+# -- lz-analyze ---------------------------------------------------------------------------
+
+
+async def lz_analyze(session: Session, args: Args, stream: Stream) -> str:
+    """Stream ``info`` lines about the position until the next input line."""
+    colour, interval = parse_analyze_args(session, args)
+    await session.search.analyze(colour, interval / 100, stream, analysis_line)
+    return ""
+
+
+def analysis_line(position: Any, colour: int, reply: Any) -> str:
+    """One lz-analyze report: an ``info`` block per root move, most visited
+    first, then the game's extra field (*Star ``ownership``, Amazons
+    ``territory``), all on one line."""
+    root = dict(reply.root)
+    if not root and reply.move is not None:  # players without root statistics
+        root = {reply.move: (max(reply.playouts, 1), (reply.winrate or 0.0) * max(reply.playouts, 1))}
+    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    parts = []
+    for order, (move, (visits, wins)) in enumerate(ranked):
+        winrate = round(10000 * wins / visits) if visits else 0
+        line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
+        parts.append(f"info move {move} visits {visits} winrate {winrate} order {order} pv {' '.join(line)}")
+    text = " ".join(parts) if parts else "info move pass visits 0 winrate 0 order 0 pv pass"
+    extra = position.rules.analysis
+    field = extra(position, colour, reply.ownership) if extra is not None else ""
+    return text + " " + field if field else text
+
+
+# -- kata-analyze (its arguments are lz-analyze's) ----------------------------------------
 
 
 async def kata_analyze(session: Session, args: Args, stream: Stream) -> str:
@@ -138,8 +175,6 @@ async def genmove_analyze(session: Session, args: Args, stream: Stream) -> str:
     the move is played. Input lines that arrive meanwhile do not stop it
     (KataGo: "behaves like a normal synchronous GTP command");
     ``# interrupt`` does, with the best move so far."""
-    from protocol.server.commands import DEFAULT_ANALYSIS_INTERVAL, expect_count, parse_colour_arg, parse_int
-
     expect_count(args, 1, 2)
     colour = parse_colour_arg(args[0])
     interval = parse_int(args[1], minimum=1, maximum=360000) if len(args) == 2 else DEFAULT_ANALYSIS_INTERVAL
@@ -205,8 +240,6 @@ to move); only those whose command works in the current game are listed."""
 
 
 def gogui_analyze_commands(session: Session, args: Args) -> str:
-    from protocol.server.commands import expect_count
-
     expect_count(args, 0)
     available = set(session.registry.names(session.state.position.game))
     return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in GOGUI_ANALYZE

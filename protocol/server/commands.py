@@ -17,29 +17,28 @@ there.
 from __future__ import annotations
 
 import functools
-import math
-import re
 from collections.abc import Callable
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import colour_name, parse_colour
+from engine.colour import colour_name
 from engine.errors import GameError
 from engine.games import GAME_LIST, games, read_record
 from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from protocol.registry import CommandRegistry, GtpError, syntax_error
+from protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, kata_analyze,
+                                      lz_analyze)
+from protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
+                                       parse_colour_arg, parse_int, parse_number)
+from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
+from protocol.server.views import VIEW_COMMANDS, stargtp_geometry, stargtp_position
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session, Stream
+    from protocol.server.session import Session
 
-Args = tuple[str, ...]
 
 ENGINE_NAME = "stargtp"
 PROTOCOL_VERSION = "2"
-
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_MAX_INTEGER_DIGITS = 18  # keeps int() far from Python's digit limit; bigger is out of range anyway
 
 MAX_PERFT_DEPTH = 1000
 
@@ -49,54 +48,6 @@ def engine_version() -> str:
         return metadata.version("stargtp")
     except metadata.PackageNotFoundError:
         return "0+unknown"
-
-
-# -- argument parsing -------------------------------------------------------------
-
-
-def expect_count(args: Args, *counts: int) -> None:
-    """Fail unless there are exactly one of ``counts`` arguments."""
-    if len(args) in counts:
-        return
-    if counts == (0,):
-        raise syntax_error("expected no arguments")
-    wanted = " or ".join(str(c) for c in counts)
-    plural = "" if counts == (1,) else "s"
-    raise syntax_error(f"expected {wanted} argument{plural}")
-
-
-def parse_int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """A decimal integer (ASCII digits only), optionally range-checked."""
-    if not _INTEGER.fullmatch(text):
-        raise syntax_error("expected an integer")
-    digits = text.lstrip("+-").lstrip("0")
-    if len(digits) > _MAX_INTEGER_DIGITS:
-        raise syntax_error("integer out of range")
-    value = int(text)
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        if maximum is None:
-            raise syntax_error(f"expected an integer >= {minimum}")
-        raise syntax_error(f"expected an integer from {minimum} to {maximum}")
-    return value
-
-
-def parse_number(text: str, minimum: float | None = None) -> float:
-    """A finite decimal number such as ``6.5``, ``-3`` or ``1e2``."""
-    if not _NUMBER.fullmatch(text):
-        raise syntax_error("expected a number")
-    value = float(text)
-    if not math.isfinite(value):
-        raise syntax_error("number out of range")
-    if minimum is not None and value < minimum:
-        raise syntax_error(f"expected a number >= {minimum:g}")
-    return value
-
-
-def parse_colour_arg(text: str) -> int:
-    try:
-        return parse_colour(text)
-    except ValueError:
-        raise syntax_error("invalid colour") from None
 
 
 # -- the required commands -------------------------------------------------------
@@ -135,10 +86,10 @@ def quit_(session: Session, args: Args) -> str:
 
 def boardsize(session: Session, args: Args) -> str:
     expect_count(args, 1)
-    if not _INTEGER.fullmatch(args[0]):
+    if not INTEGER.fullmatch(args[0]):
         raise syntax_error("expected an integer")
     digits = args[0].lstrip("+-").lstrip("0")
-    if len(digits) > _MAX_INTEGER_DIGITS:
+    if len(digits) > MAX_INTEGER_DIGITS:
         raise GtpError("unacceptable size")
     session.new_game(size=int(args[0]))  # BadSize -> unacceptable size
     return ""
@@ -337,50 +288,6 @@ async def stargtp_param(session: Session, args: Args) -> str:
     return ""
 
 
-DEFAULT_ANALYSIS_INTERVAL = 100
-"""Centiseconds between lz-analyze reports when the command names none."""
-
-
-async def lz_analyze(session: Session, args: Args, stream: Stream) -> str:
-    """Stream ``info`` lines about the position until the next input line."""
-    colour = session.state.position.to_move
-    interval = DEFAULT_ANALYSIS_INTERVAL
-    words = list(args)
-    while words:
-        word = words.pop(0)
-        if word.lower() == "interval":
-            if not words:
-                raise syntax_error("interval needs a number of centiseconds")
-            word = words.pop(0)
-        try:
-            colour = parse_colour(word)
-            continue
-        except ValueError:
-            pass
-        interval = parse_int(word, minimum=1, maximum=360000)
-    await session.search.analyze(colour, interval / 100, stream, analysis_line)
-    return ""
-
-
-def analysis_line(position: Any, colour: int, reply: Any) -> str:
-    """One lz-analyze report: an ``info`` block per root move, most visited
-    first, then the game's extra field (*Star ``ownership``, Amazons
-    ``territory``), all on one line."""
-    root = dict(reply.root)
-    if not root and reply.move is not None:  # players without root statistics
-        root = {reply.move: (max(reply.playouts, 1), (reply.winrate or 0.0) * max(reply.playouts, 1))}
-    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
-    parts = []
-    for order, (move, (visits, wins)) in enumerate(ranked):
-        winrate = round(10000 * wins / visits) if visits else 0
-        line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
-        parts.append(f"info move {move} visits {visits} winrate {winrate} order {order} pv {' '.join(line)}")
-    text = " ".join(parts) if parts else "info move pass visits 0 winrate 0 order 0 pv pass"
-    extra = position.rules.analysis
-    field = extra(position, colour, reply.ownership) if extra is not None else ""
-    return text + " " + field if field else text
-
-
 def gogui_interrupt(session: Session, args: Args) -> str:
     """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
     expect_count(args, 0)
@@ -397,10 +304,6 @@ def game(session: Session, args: Args) -> str:
     session.new_game(wanted)  # GameError while the game is not built
     return ""
 
-
-from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize  # noqa: E402
-from protocol.server.analysis import genmove_analyze, gogui_analyze_commands, kata_analyze  # noqa: E402
-from protocol.server.views import VIEW_COMMANDS, stargtp_geometry, stargtp_position  # noqa: E402
 
 COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("protocol_version", protocol_version),

@@ -18,13 +18,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
-from engine.star.scoring import format_number  # how final_score writes numbers; nothing *Star-specific
+from engine.numbers import format_number
 from protocol.registry import syntax_error
+from protocol.server.arguments import Args, expect_count, parse_colour_arg
 
 if TYPE_CHECKING:
     from protocol.server.session import Session
 
-Args = tuple[str, ...]
 
 _SEPARATOR = re.compile(r"(?<=[0-9A-Za-z])([^0-9A-Za-z]+)(?=[0-9A-Za-z])")
 """Punctuation between two letters or digits: what separates the parts of a
@@ -187,8 +187,3 @@ def all_legal(session: Session, args: Args) -> str:
     fmt = position.format_move
     return " ".join(continuations([fmt(move) for move in legal_moves_of(position, colour)], prefix))
 
-
-# Imported last: commands.py imports this module for its COMMANDS table, so
-# whichever of the two modules is imported first, the other then finds every
-# name it needs.
-from protocol.server.commands import expect_count, parse_colour_arg  # noqa: E402

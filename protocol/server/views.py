@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.colour import colour_name
 from engine.errors import GameError
+from protocol.server.arguments import Args, expect_count
 
 if TYPE_CHECKING:
     from protocol.server.session import Session
 
-Args = tuple[str, ...]
 
 VIEW_COMMANDS = ("stargtp-geometry", "stargtp-position")
 """The commands of this module: each works in the games of ``GEOMETRIES``."""
@@ -93,8 +93,3 @@ def stargtp_position(session: Session, args: Args) -> str:
     expect_count(args, 0)
     return to_json(position_data(session.state.position, session.state.komi))
 
-
-# Imported last: commands.py imports this module for its COMMANDS table, so
-# whichever of the two modules is imported first, the other then finds every
-# name it needs.
-from protocol.server.commands import expect_count  # noqa: E402
