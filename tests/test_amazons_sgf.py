@@ -7,8 +7,9 @@ import pytest
 
 from engine.amazons import Position, SgfError, random_move, read_sgf, write_sgf
 from engine.amazons.geometry import geometry
-from engine.amazons.sgf import (colour_from_sgf, move_from_sgf, move_to_sgf, parse_main_line,
-                                point_from_sgf, point_to_sgf, result_from_sgf, sgf_colour)
+from engine.amazons.sgf import (colour_from_sgf, move_from_sgf, move_to_sgf, point_from_sgf,
+                                point_to_sgf, result_from_sgf, sgf_colour)
+from engine.sgf import parse_main_line
 from engine.colour import BLACK, WHITE
 
 

@@ -35,15 +35,12 @@ from __future__ import annotations
 from engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
 from engine.amazons.position import Move, Position
 from engine.colour import BLACK, EMPTY, WHITE
-from engine.errors import GameError, IllegalMove
+from engine.errors import IllegalMove
+from engine.sgf import SgfError, escape, parse_main_line, record_text
 
 _SGF_COLOUR = {WHITE: "B", BLACK: "W"}
 """Our colour -> SGF colour letter (the first mover is SGF ``B``)."""
 _OUR_COLOUR = {"B": WHITE, "W": BLACK}
-
-
-class SgfError(GameError):
-    """An SGF record this engine cannot read (the protocol's ``cannot load file``)."""
 
 
 def sgf_colour(colour: int) -> str:
@@ -85,10 +82,6 @@ def move_from_sgf(text: str, geo: Geometry) -> Move:
     return Move(*(point_from_sgf(text[i:i + 2], geo) for i in (0, 2, 4)))
 
 
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
 def write_sgf(position: Position, result: str | None = None,
               properties: dict[str, str] | None = None) -> str:
     """The record of ``position``: its start (setup properties unless it is the
@@ -107,13 +100,9 @@ def write_sgf(position: Position, result: str | None = None,
         if to_move != WHITE:
             root += f"PL[{sgf_colour(to_move)}]"
     if result is not None:
-        root += f"RE[{_escape(_result_to_sgf(result))}]"
-    for prop, value in (properties or {}).items():
-        root += f"{prop}[{_escape(value)}]"
-    lines = [root]
-    for colour, move in position.history:
-        lines.append(f";{sgf_colour(colour)}[{move_to_sgf(move, geo)}]")
-    return "\n".join(lines) + "\n)\n"
+        root += f"RE[{escape(_result_to_sgf(result))}]"
+    moves = [(sgf_colour(colour), move_to_sgf(move, geo)) for colour, move in position.history]
+    return record_text(root, properties, moves)
 
 
 def _result_to_sgf(result: str) -> str:
@@ -130,105 +119,6 @@ def result_from_sgf(value: str) -> str:
 
 
 # -- reading ------------------------------------------------------------------
-Node = dict[str, list[str]]
-
-
-def parse_main_line(text: str) -> list[Node]:
-    """The nodes of the first game's main line, as ``{property: [values]}``.
-    Property names keep only their upper-case letters (old files wrote e.g.
-    ``GaMe``); values are unescaped. SgfError on malformed text."""
-    start = text.find("(")
-    if start < 0:
-        raise SgfError("no SGF game tree found")
-    nodes: list[Node] = []
-    # One entry per open '(': [on the main line, has had a child tree]. A
-    # tree is on the main line when its parent is and it is the first child.
-    stack: list[list[bool]] = []
-    i = start
-    while True:
-        if i >= len(text):
-            raise SgfError("the SGF game tree is not closed")
-        c = text[i]
-        if c == "(":
-            if stack:
-                parent = stack[-1]
-                stack.append([parent[0] and not parent[1], False])
-                parent[1] = True
-            else:
-                stack.append([True, False])
-            i += 1
-        elif c == ")":
-            if not stack:
-                raise SgfError(f"unbalanced ')' at offset {i}")
-            stack.pop()
-            i += 1
-            if not stack:
-                break  # the first game tree is complete; later ones are ignored
-        elif c == ";":
-            if stack[-1][1]:
-                raise SgfError(f"a node follows a variation at offset {i}")
-            node, i = _parse_node(text, i + 1)
-            if stack[-1][0]:
-                nodes.append(node)
-        elif c.isspace():
-            i += 1
-        else:
-            raise SgfError(f"unexpected {c!r} at offset {i}")
-    if not nodes:
-        raise SgfError("the SGF game tree has no nodes")
-    return nodes
-
-
-def _parse_node(text: str, i: int) -> tuple[Node, int]:
-    """The properties of the node starting at ``text[i]``; the index after it."""
-    node: Node = {}
-    n = len(text)
-    while True:
-        while i < n and text[i].isspace():
-            i += 1
-        if i >= n or text[i] in ";()":
-            return node, i
-        if not text[i].isalpha():
-            raise SgfError(f"unexpected {text[i]!r} at offset {i}")
-        j = i
-        while j < n and text[j].isascii() and text[j].isalpha():
-            j += 1
-        name = "".join(c for c in text[i:j] if c.isupper())
-        if not name:
-            raise SgfError(f"bad property name {text[i:j]!r} at offset {i}")
-        values = node.setdefault(name, [])
-        i = j
-        while True:
-            while i < n and text[i].isspace():
-                i += 1
-            if i >= n or text[i] != "[":
-                break
-            value, i = _parse_value(text, i + 1)
-            values.append(value)
-        if not values:
-            raise SgfError(f"property {name} has no value")
-
-
-def _parse_value(text: str, i: int) -> tuple[str, int]:
-    """The value starting after a '['; the index after its ']'."""
-    out = []
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "]":
-            return "".join(out), i + 1
-        if c == "\\":
-            i += 1
-            if i < n and text[i] in "\r\n":
-                # A soft line break: backslash-newline is removed.
-                if text[i] == "\r" and i + 1 < n and text[i + 1] == "\n":
-                    i += 1
-            elif i < n:
-                out.append(text[i])
-        else:
-            out.append(c)
-        i += 1
-    raise SgfError("an SGF property value is not closed")
 
 
 def _points(values: list[str], geo: Geometry) -> list[int]:

@@ -45,9 +45,9 @@ from decimal import Decimal
 
 # The SGF syntax (the main-line parser, value unescaping) and its error are
 # game-neutral; they live with the Amazons records, which came first.
-from engine.amazons.sgf import SgfError, parse_main_line
 from engine.colour import BLACK, WHITE
 from engine.errors import IllegalMove
+from engine.sgf import SgfError, escape, parse_main_line, record_text
 from engine.star.geometry import MAX_RINGS, MIN_RINGS
 from engine.star.position import PASS, Position
 from engine.star.scoring import score
@@ -65,10 +65,6 @@ _SGF_COLOUR = {BLACK: "B", WHITE: "W"}
 _OUR_COLOUR = {"B": BLACK, "W": WHITE}
 _SETUP = ("AB", "AW", "AE", "PL")
 _REAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
 def move_to_sgf(position: Position, move: int) -> str:
@@ -112,13 +108,9 @@ def write_sgf(position: Position, result: str | None = None,
     if result is None and position.is_over():
         result = score(position, komi).gtp_result()
     if result is not None:
-        root += f"RE[{_escape(result)}]"
-    for prop, value in (properties or {}).items():
-        root += f"{prop}[{_escape(value)}]"
-    lines = [root]
-    for colour, move in position.history:
-        lines.append(f";{_SGF_COLOUR[colour]}[{move_to_sgf(position, move)}]")
-    return "\n".join(lines) + "\n)\n"
+        root += f"RE[{escape(result)}]"
+    moves = [(_SGF_COLOUR[colour], move_to_sgf(position, move)) for colour, move in position.history]
+    return record_text(root, properties, moves)
 
 
 # -- reading ------------------------------------------------------------------
