@@ -7,8 +7,10 @@ import argparse
 import asyncio
 import os
 import re
+import select
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,3 +155,52 @@ def process_gone(pid: int) -> bool:
         return state in ("Z", "X")
     except FileNotFoundError:
         return True
+
+
+def read_until(stream, wanted: bytes, buffer: bytearray) -> None:
+    """Read ``stream`` into ``buffer`` until ``wanted`` is in it (a hang fails
+    after HANG_SECONDS)."""
+    deadline = time.monotonic() + HANG_SECONDS
+    while wanted not in buffer:
+        assert time.monotonic() < deadline, bytes(buffer[-300:])
+        ready, _, _ = select.select([stream], [], [], 1.0)
+        if ready:
+            chunk = os.read(stream.fileno(), 65536)
+            assert chunk, "the server closed its output"
+            buffer.extend(chunk)
+
+
+def stream_then_stop(options: list[str], lines: bytes, head: bytes, stop: bytes, answer: bytes,
+                     reports: int = 0, wait: float = 0.0) -> tuple[str, float]:
+    """Drive a streaming command in a real ``stargtp serve OPTIONS``: send
+    ``lines`` (ending with the command), read up to its ``head`` (``b"=7\\n"``),
+    then until ``reports`` report lines have come and ``wait`` seconds have
+    passed; send the ``stop`` line, read up to its ``answer``, quit. Returns
+    the whole output and the seconds from the head to the stop line."""
+    server = subprocess.Popen(serve_command(*options), cwd=REPO, env=subprocess_env(),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(lines)
+        server.stdin.flush()
+        output = bytearray()
+        read_until(server.stdout, head, output)
+        started = time.monotonic()
+        deadline = started + HANG_SECONDS
+        while output.split(head, 1)[1].count(b"\n") < reports:
+            assert time.monotonic() < deadline
+            if select.select([server.stdout], [], [], 1.0)[0]:
+                chunk = os.read(server.stdout.fileno(), 65536)
+                assert chunk, "the server closed its output"
+                output.extend(chunk)
+        time.sleep(max(0.0, started + wait - time.monotonic()))
+        server.stdin.write(stop)
+        server.stdin.flush()
+        elapsed = time.monotonic() - started
+        read_until(server.stdout, answer, output)
+        server.stdin.write(b"quit\n")
+        server.stdin.close()
+        assert server.wait(HANG_SECONDS) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+    return output.decode(), elapsed

@@ -2,18 +2,14 @@
 with its framing and every field checked."""
 
 import asyncio
-import os
 import random
-import select
-import subprocess
-import time
 
 from engine.amazons.evaluation import queen_territory
 from engine.amazons.position import Position as AmazonsPosition
 from engine.colour import EMPTY
 from engine.star import Position
 from protocol.server.session import SessionConfig
-from tests.gtp_helpers import HANG_SECONDS, REPO, converse, serve_command, split_responses, subprocess_env
+from tests.gtp_helpers import converse, split_responses, stream_then_stop
 
 
 def parse_report(line: str) -> tuple[list[dict], dict[str, list[str]]]:
@@ -33,44 +29,11 @@ def parse_report(line: str) -> tuple[list[dict], dict[str, list[str]]]:
     return blocks, extras
 
 
-def read_until(stream, wanted: bytes, buffer: bytearray) -> None:
-    deadline = time.monotonic() + HANG_SECONDS
-    while wanted not in buffer:
-        assert time.monotonic() < deadline, bytes(buffer[-300:])
-        ready, _, _ = select.select([stream], [], [], 1.0)
-        if ready:
-            chunk = os.read(stream.fileno(), 65536)
-            assert chunk, "the server closed its output"
-            buffer.extend(chunk)
-
-
 def test_a_real_stream_stops_at_the_next_line():
-    server = subprocess.Popen(serve_command("--seed", "4", "--workers", "1"), cwd=REPO,
-                              env=subprocess_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL)
-    try:
-        server.stdin.write(b"boardsize 4\nplay b *40\nplay w S41\n7 lz-analyze b interval 5\n")
-        server.stdin.flush()
-        output = bytearray()
-        read_until(server.stdout, b"=7\n", output)
-        # Wait for three reports, then any line stops the stream.
-        deadline = time.monotonic() + HANG_SECONDS
-        while output.split(b"=7\n", 1)[1].count(b"\n") < 3:
-            assert time.monotonic() < deadline
-            read_until(server.stdout, b"=7\n", output)
-            ready, _, _ = select.select([server.stdout], [], [], 1.0)
-            if ready:
-                output.extend(os.read(server.stdout.fileno(), 65536))
-        server.stdin.write(b"8 name\n")
-        server.stdin.flush()
-        read_until(server.stdout, b"=8 stargtp\n\n", output)
-        server.stdin.write(b"quit\n")
-        server.stdin.close()
-        assert server.wait(HANG_SECONDS) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-    text = output.decode()
+    # Three reports, then any line stops the stream.
+    text, _ = stream_then_stop(["--seed", "4", "--workers", "1"],
+                               b"boardsize 4\nplay b *40\nplay w S41\n7 lz-analyze b interval 5\n",
+                               b"=7\n", b"8 name\n", b"=8 stargtp\n\n", reports=3)
     assert text.startswith("=\n\n=\n\n=\n\n=7\n")
     body, tail = text.split("=7\n", 1)[1].split("\n\n", 1)
     assert tail == "=8 stargtp\n\n"
@@ -191,27 +154,10 @@ def test_every_player_keeps_to_the_interval():
     # The random player answers at once; its reports must still come one per
     # interval, not as fast as the loop can go. On a busy machine reports only
     # come later, so the bound holds whatever the load.
-    server = subprocess.Popen(serve_command("--player", "random", "--workers", "1", "--seed", "1"),
-                              cwd=REPO, env=subprocess_env(), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        server.stdin.write(b"boardsize 4\n5 lz-analyze 25\n")
-        server.stdin.flush()
-        output = bytearray()
-        read_until(server.stdout, b"=5\n", output)
-        started = time.monotonic()
-        time.sleep(1.0)
-        server.stdin.write(b"6 name\n")
-        server.stdin.flush()
-        elapsed = time.monotonic() - started
-        read_until(server.stdout, b"=6 stargtp\n\n", output)
-        server.stdin.write(b"quit\n")
-        server.stdin.close()
-        assert server.wait(HANG_SECONDS) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-    body = output.decode().split("=5\n", 1)[1].split("\n\n", 1)[0]
+    text, elapsed = stream_then_stop(["--player", "random", "--workers", "1", "--seed", "1"],
+                                     b"boardsize 4\n5 lz-analyze 25\n", b"=5\n", b"6 name\n",
+                                     b"=6 stargtp\n\n", wait=1.0)
+    body = text.split("=5\n", 1)[1].split("\n\n", 1)[0]
     reports = body.split("\n")
     assert all(r.startswith("info move ") for r in reports)
     assert 1 <= len(reports) <= elapsed / 0.25 + 2

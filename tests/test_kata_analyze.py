@@ -3,15 +3,10 @@ names and order, a real stream stopped by the next line, a searched move
 reported as ``play MOVE`` and played, and bad input changing nothing."""
 
 import asyncio
-import os
-import select
-import subprocess
-import time
 
 from engine.star import Position
 from protocol.server.session import SessionConfig
-from tests.gtp_helpers import HANG_SECONDS, REPO, converse, serve_command, split_responses, subprocess_env
-from tests.test_analysis import read_until
+from tests.gtp_helpers import converse, split_responses, stream_then_stop
 
 KATA_KEYS = ["move", "visits", "utility", "winrate", "scoreMean", "scoreLead", "prior", "lcb", "order"]
 """The fields each info block carries, in KataGo's order (docs/GTP_Extensions.md)."""
@@ -62,31 +57,10 @@ UCT = SessionConfig(seed=3, playouts=200, workers=1, player="uct")
 
 
 def test_a_real_kata_stream_stops_at_the_next_line():
-    server = subprocess.Popen(serve_command("--seed", "4", "--workers", "1"), cwd=REPO,
-                              env=subprocess_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL)
-    try:
-        server.stdin.write(b"boardsize 4\nplay b *40\nplay w S41\n7 kata-analyze b interval 5\n")
-        server.stdin.flush()
-        output = bytearray()
-        read_until(server.stdout, b"=7\n", output)
-        deadline = time.monotonic() + HANG_SECONDS
-        while output.split(b"=7\n", 1)[1].count(b"\n") < 3:  # three reports, then a line stops it
-            assert time.monotonic() < deadline
-            if select.select([server.stdout], [], [], 1.0)[0]:
-                chunk = os.read(server.stdout.fileno(), 65536)
-                assert chunk, "the server closed its output"
-                output.extend(chunk)
-        server.stdin.write(b"8 name\n")
-        server.stdin.flush()
-        read_until(server.stdout, b"=8 stargtp\n\n", output)
-        server.stdin.write(b"quit\n")
-        server.stdin.close()
-        assert server.wait(HANG_SECONDS) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-    text = output.decode()
+    # Three reports, then a line stops it.
+    text, _ = stream_then_stop(["--seed", "4", "--workers", "1"],
+                               b"boardsize 4\nplay b *40\nplay w S41\n7 kata-analyze b interval 5\n",
+                               b"=7\n", b"8 name\n", b"=8 stargtp\n\n", reports=3)
     body, tail = text.split("=7\n", 1)[1].split("\n\n", 1)
     assert tail == "=8 stargtp\n\n"
     reports = body.split("\n")
