@@ -176,8 +176,6 @@ class Game:
     moves_left: Callable[[int, int], int] = ten_moves_left
     """``(size, plies played) -> moves one player should still expect``, the
     clock's budget divisor."""
-    uses_komi: bool = False
-    """Whether komi means anything in this game's score."""
     strongest_player: str = "uct"
     """The player that ``auto`` uses for this game."""
     players: dict[str, type] = field(default_factory=dict)
@@ -189,8 +187,6 @@ class Game:
     """``(position, colour, komi)``: the expected final margin for ``colour``
     (positive: ``colour`` leads), for analysis (``scoreLead``); None when the
     game cannot say."""
-    wants_ownership: bool = False
-    """Whether the search should count ownership for analysis."""
     write_record: Callable[..., str] | None = None
     """``(position, result=None, komi=0.0)``: the SGF text of a position's
     game (komi recorded where the game uses it), or None for a game without
