@@ -19,8 +19,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.colour import colour_name
@@ -31,27 +29,8 @@ DRAWINGS: dict[str, Drawing] = {
     "star": star.DRAWING,
     "amazons": amazons.DRAWING,
 }
-"""Every game's picture, by the game's name."""
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """What a front end needs to draw one game's boards itself, as JSON-ready
-    data in the coordinates of its picture (``stargtp-geometry``,
-    ``stargtp-position``; docs/views.md)."""
-
-    geometry: Callable[[int], dict[str, Any]]
-    """``size -> data``: every point's name, drawing centre and so on, and the
-    picture's view box."""
-    contents: Callable[[Any], dict[str, list[str]]]
-    """``position -> data``: the names of the points each kind of piece is on."""
-
-
-GEOMETRIES: dict[str, BoardView] = {
-    "star": BoardView(star.geometry_json, star.contents_json),
-    "amazons": BoardView(amazons.geometry_json, amazons.contents_json),
-}
-"""Every game's board geometry and contents, by the game's name."""
+"""Every game's picture (and the board data front ends draw their own from),
+by the game's name."""
 
 
 def drawing_for(position: Any) -> Drawing:

@@ -147,9 +147,6 @@ def status(position, komi: float = 0.0) -> str:
     return f"{colour_name(position.to_move)} to move"
 
 
-DRAWING = Drawing(draw, status, frozenset(("labels", "last_move", "marks", "caption", "title", "unit")))
-
-
 def geometry_json(size: int, unit: float = 40.0) -> dict:
     """The board as a front end needs it, in the coordinates of :func:`draw`
     with its default options (``stargtp-geometry``, docs/views.md): every
@@ -190,3 +187,7 @@ def contents_json(position) -> dict:
         if key is not None:
             found[key].append(names[square])
     return found
+
+
+DRAWING = Drawing(draw, status, frozenset(("labels", "last_move", "marks", "caption", "title", "unit")),
+                  geometry_json, contents_json)

@@ -284,10 +284,6 @@ def status(position, komi: float = 0.0) -> str:
     return f"{colour_name(position.to_move)} to move, score now {result}"
 
 
-DRAWING = Drawing(draw, status, frozenset(
-    ("labels", "last_move", "stars", "dead", "marks", "caption", "title", "unit")))
-
-
 def geometry_json(rings: int, unit: float = 36.0) -> dict:
     """The board as a front end needs it, in the coordinates of :func:`draw`
     with its default options (``stargtp-geometry``, docs/views.md): every
@@ -330,3 +326,8 @@ def contents_json(position) -> dict:
     board = position.board
     return {"black": [labels[c] for c, v in enumerate(board) if v == BLACK],
             "white": [labels[c] for c, v in enumerate(board) if v == WHITE]}
+
+
+DRAWING = Drawing(draw, status, frozenset(
+    ("labels", "last_move", "stars", "dead", "marks", "caption", "title", "unit")),
+    geometry_json, contents_json)

@@ -35,6 +35,12 @@ class Drawing:
     the moves and the last move (the side to move, a result)."""
     options: frozenset[str]
     """The keyword options ``draw`` takes."""
+    geometry: Callable[[int], dict[str, Any]]
+    """``size -> data``: every point's name and drawing centre, and the
+    picture's view box, as JSON-ready data (``stargtp-geometry``)."""
+    contents: Callable[[Any], dict[str, list[str]]]
+    """``position -> data``: the points each kind of piece is on
+    (``stargtp-position``)."""
 
 
 # -- a tiny SVG writer ---------------------------------------------------------

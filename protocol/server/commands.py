@@ -31,7 +31,7 @@ from protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, k
 from protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
                                        parse_colour_arg, parse_int, parse_number)
 from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
-from protocol.server.views import VIEW_COMMANDS, stargtp_geometry, stargtp_position
+from protocol.server.views import stargtp_geometry, stargtp_position
 
 if TYPE_CHECKING:
     from protocol.server.session import Session
@@ -346,22 +346,20 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
 )
 
 
+PICTURE_COMMANDS = frozenset({"stargtp-svg", "stargtp-geometry", "stargtp-position"})
+"""Commands that work in the games that have a picture (``protocol.pictures.DRAWINGS``)."""
+
 STREAMING = frozenset({"lz-analyze", "kata-analyze", "genmove_analyze", "kata-genmove_analyze"})
 """Commands whose handler writes its response through a stream as it goes."""
 
 
 def _owners(command_name: str) -> tuple[str, ...]:
-    """The games a command works in: those whose descriptor declares it; for
-    ``stargtp-svg``, those that have a picture, and for the view commands
-    those that have a board view; empty for every game."""
-    if command_name == "stargtp-svg":
+    """The games a command works in: those whose descriptor declares it, or
+    for the picture commands those that have a picture; empty for every game."""
+    if command_name in PICTURE_COMMANDS:
         from protocol.pictures import DRAWINGS
 
         return tuple(game.name for game in GAME_LIST if game.name in DRAWINGS)
-    if command_name in VIEW_COMMANDS:  # stargtp-geometry, stargtp-position: the games with a board view
-        from protocol.pictures import GEOMETRIES
-
-        return tuple(game.name for game in GAME_LIST if game.name in GEOMETRIES)
     return tuple(game.name for game in GAME_LIST if command_name in game.commands)
 
 

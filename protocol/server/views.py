@@ -1,5 +1,5 @@
 """The view commands: everything a front end needs to show a game, over the
-protocol alone, each answer one line of JSON (docs/views.md documents both).
+protocol alone, each answer one line of JSON (docs/protocol.md documents both).
 
 * ``stargtp-geometry``: the board of the current game and size: every point
   with its name, its centre in the coordinates of ``stargtp-svg``'s picture
@@ -10,7 +10,7 @@ protocol alone, each answer one line of JSON (docs/views.md documents both).
   score breakdown (``null`` while the game cannot be scored).
 
 Like every command they are game-agnostic: what a game's board looks like
-comes from :data:`protocol.pictures.GEOMETRIES`, looked up by the game's
+comes from :data:`protocol.pictures.DRAWINGS`, looked up by the game's
 name, and everything else from the position API and the game's descriptor.
 They work in the games of that table only (the dispatcher answers
 ``? stargtp-geometry is only available for ...`` elsewhere), and never
@@ -31,34 +31,23 @@ if TYPE_CHECKING:
     from protocol.server.session import Session
 
 
-VIEW_COMMANDS = ("stargtp-geometry", "stargtp-position")
-"""The commands of this module: each works in the games of ``GEOMETRIES``."""
-
-
 def to_json(data: Any) -> str:
     """Compact JSON on one line (``json.dumps`` escapes every control character)."""
     return json.dumps(data, separators=(",", ":"), allow_nan=False)
-
-
-def view_games() -> tuple[str, ...]:
-    """The games that have a board view: the keys of ``GEOMETRIES``."""
-    from protocol.pictures import GEOMETRIES
-
-    return tuple(GEOMETRIES)
 
 
 @lru_cache(maxsize=64)
 def geometry_text(game: str, size: int) -> str:
     """The ``stargtp-geometry`` answer for a game and size (it depends on
     nothing else, so it is built once)."""
-    from protocol.pictures import GEOMETRIES
+    from protocol.pictures import DRAWINGS
 
-    return to_json({"game": game, "size": size, **GEOMETRIES[game].geometry(size)})
+    return to_json({"game": game, "size": size, **DRAWINGS[game].geometry(size)})
 
 
 def position_data(position: Any, komi: float) -> dict[str, Any]:
     """The ``stargtp-position`` answer as JSON-ready data."""
-    from protocol.pictures import GEOMETRIES
+    from protocol.pictures import DRAWINGS
 
     try:
         report = position.rules.score(position, komi)
@@ -70,7 +59,7 @@ def position_data(position: Any, komi: float) -> dict[str, Any]:
         "game": position.game,
         "size": position.size,
         "to_move": colour_name(position.to_move),
-        "board": GEOMETRIES[position.game].contents(position),
+        "board": DRAWINGS[position.game].contents(position),
         "moves": [[colour_name(colour), fmt(move)] for colour, move in position.history],
         "over": bool(position.is_over()),
         "komi": komi,
