@@ -1,4 +1,4 @@
-"""The query commands (protocol/server/queries.py, docs/queries.md):
+"""The query commands (protocol/server/queries.py, docs/protocol.md):
 query_boardsize, get_komi, is_legal and all_legal in both games.
 
 Exact answers at the start, mid-game, once the game is over and in set-up

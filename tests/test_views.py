@@ -1,4 +1,4 @@
-"""The view commands (protocol/server/views.py, docs/views.md):
+"""The view commands (protocol/server/views.py, docs/protocol.md):
 ``stargtp-geometry`` and ``stargtp-position`` in both games.
 
 The geometry is checked against independent expectations: the 2-ring

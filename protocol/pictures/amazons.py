@@ -149,7 +149,7 @@ def status(position, komi: float = 0.0) -> str:
 
 def geometry_json(size: int, unit: float = 40.0) -> dict:
     """The board as a front end needs it, in the coordinates of :func:`draw`
-    with its default options (``stargtp-geometry``, docs/views.md): every
+    with its default options (``stargtp-geometry``, docs/protocol.md): every
     square in board order (a1, b1, ... rank by rank) with its name, column
     and row (from 0, row 0 is rank 1) and centre; the document's view box,
     width and height; and the side of a square, ``unit``. Square ``(column,

@@ -286,7 +286,7 @@ def status(position, komi: float = 0.0) -> str:
 
 def geometry_json(rings: int, unit: float = 36.0) -> dict:
     """The board as a front end needs it, in the coordinates of :func:`draw`
-    with its default options (``stargtp-geometry``, docs/views.md): every
+    with its default options (``stargtp-geometry``, docs/protocol.md): every
     cell in board order with its label, ring, arm, centre (``star_layout``
     times ``unit``, written as the SVG writes numbers), neighbours (ring 1's
     star bridge included) and whether it is a pericell or a corner; the

@@ -1,6 +1,6 @@
 """The query commands a front end needs, for every game, under GNU Go's names:
 ``query_boardsize``, ``get_komi``, ``is_legal`` and ``all_legal``
-(docs/queries.md documents each one).
+(docs/protocol.md documents each one).
 
 Like every command they are game-agnostic: they read the position API and the
 game's descriptor (``position.rules``) only, and never change the session's
