@@ -30,6 +30,7 @@ import argparse
 import importlib
 import logging
 import math
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -56,6 +57,22 @@ class OptionError(Exception):
         super().__init__(f"argument {option}: {message}")
         self.option = option
         self.message = message
+
+
+def file_to_write_problem(path: str) -> str | None:
+    """Why a tool could not create or write the file ``path`` (a directory,
+    a missing directory, no permission), or None when it can."""
+    if os.path.isdir(path):
+        return f"{path} is a directory, not a file"
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        return f"cannot create {path}: there is no directory {directory}"
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK | os.W_OK):
+            return f"cannot read and write {path}: permission denied"
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        return f"cannot create {path}: permission denied in {directory}"
+    return None
 
 
 def report_option_error(tool: str, error: OptionError) -> int:

@@ -36,7 +36,7 @@ from engine.colour import parse_colour
 from engine.errors import GameError
 from engine.games import games, new_position
 from engine.games import read_record as read_sgf_record
-from protocol.cli import OptionError, finite_float, positive_float, report_option_error
+from protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
 from protocol.pictures import Drawing, describe, drawing_for, position_svg
 
 logger = logging.getLogger(__name__)
@@ -322,11 +322,9 @@ def _check_size(game: str | None, size: int) -> None:
 
 
 def _check_output_file(path: str) -> None:
-    if os.path.isdir(path):
-        raise OptionError("-o/--output", f"{path} is a directory, not a file")
-    directory = os.path.dirname(path) or "."
-    if not os.path.isdir(directory):
-        raise OptionError("-o/--output", f"cannot create {path}: there is no directory {directory}")
+    problem = file_to_write_problem(path)
+    if problem is not None:
+        raise OptionError("-o/--output", problem)
 
 
 def _check_series_directory(path: str) -> None:

@@ -15,7 +15,8 @@ from engine.colour import parse_colour
 from engine.errors import GameError
 from engine.games import find_game, games, new_position
 from engine.players import make_player, players
-from protocol.cli import OptionError, finite_float, positive_float, positive_int, report_option_error
+from protocol.cli import (OptionError, file_to_write_problem, finite_float, positive_float, positive_int,
+                          report_option_error)
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
 from protocol.tools.console.game import ConsoleError, HumanGame
 from protocol.tools.console.raw import RawConsole
@@ -148,11 +149,9 @@ def _check_params(args: argparse.Namespace) -> None:
 
 
 def _check_history_file(path: str) -> None:
-    if os.path.isdir(path):
-        raise OptionError("--history", f"{path} is a directory, not a file")
-    directory = os.path.dirname(path) or "."
-    if not os.path.isdir(directory):
-        raise OptionError("--history", f"cannot create {path}: there is no directory {directory}")
+    problem = file_to_write_problem(path)
+    if problem is not None:
+        raise OptionError("--history", problem)
 
 
 def run(args: argparse.Namespace) -> int:

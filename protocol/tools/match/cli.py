@@ -16,6 +16,7 @@ from typing import TextIO
 
 from engine.errors import GameError
 from engine.games import find_game, games
+from protocol.cli import file_to_write_problem
 from protocol.clock import TimeControl
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
 from protocol.stats import Sprt
@@ -151,16 +152,9 @@ def _seconds(option: str, text: str | None, default: float, *, allow_zero: bool 
 def _file_to_write(option: str, path: str) -> None:
     """A file the match will create or append to: not a directory, in a
     directory that exists, readable and writable."""
-    if os.path.isdir(path):
-        raise ValueError(f"{option}: {path} is a directory, not a file")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ValueError(f"{option}: cannot create {path}: there is no directory {parent}")
-    if os.path.exists(path):
-        if not os.access(path, os.R_OK | os.W_OK):
-            raise ValueError(f"{option}: cannot read and write {path}: permission denied")
-    elif not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option}: cannot create {path}: permission denied in {parent}")
+    problem = file_to_write_problem(path)
+    if problem is not None:
+        raise ValueError(f"{option}: {problem}")
 
 
 def _directory_to_fill(option: str, path: str) -> None:
