@@ -188,7 +188,7 @@ class Progress:
         self.resumed = done
         self.stream = stream
         self.started = time.monotonic()
-        self.tty = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+        self.tty = bool(stream is not None and stream.isatty())
 
     def line(self, records: list[dict[str, Any]]) -> str:
         elapsed = time.monotonic() - self.started
