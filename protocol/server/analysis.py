@@ -9,17 +9,13 @@ Game-agnostic: everything goes through the position API and the descriptor
 
 from __future__ import annotations
 
-import asyncio
 import math
-import time
 from typing import TYPE_CHECKING, Any
 
 from engine.colour import parse_colour
-from engine.errors import IllegalMove
-from engine.search import Limits
-from protocol.registry import GtpError, syntax_error
+from protocol.registry import syntax_error
 from protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int
-from protocol.server.workers import SearchReply, SearchRequest, WorkerError
+from protocol.server.workers import SearchReply
 
 if TYPE_CHECKING:
     from protocol.server.session import Session, Stream
@@ -155,20 +151,6 @@ async def kata_analyze(session: Session, args: Args, stream: Stream) -> str:
 # -- genmove_analyze ---------------------------------------------------------------------
 
 
-def _hurried(session: Session) -> bool:
-    """Whether ``# interrupt`` or the end of input asked the running command to
-    answer now."""
-    return session.search.hurried
-
-
-def _playout_budget(session: Session, limits: Limits) -> int | None:
-    """The move's playout limit: the session's, else the player's default."""
-    if limits.playouts is not None:
-        return limits.playouts
-    value = session.search.parameters().get("playouts", "none")
-    return int(value) if value.isdigit() else None
-
-
 async def genmove_analyze(session: Session, args: Args, stream: Stream) -> str:
     """``genmove_analyze COLOUR [INTERVAL]``: search the move with genmove's
     limits, writing a kata-analyze line every INTERVAL, then ``play MOVE``;
@@ -178,49 +160,14 @@ async def genmove_analyze(session: Session, args: Args, stream: Stream) -> str:
     expect_count(args, 1, 2)
     colour = parse_colour_arg(args[0])
     interval = parse_int(args[1], minimum=1, maximum=360000) if len(args) == 2 else DEFAULT_ANALYSIS_INTERVAL
-    search, state = session.search, session.state
-    position = state.position
+    state = session.state
     komi = state.komi
-    if position.is_over():
-        move = position.rules.no_move(position, komi)
-        stream.line("play " + ("resign" if move is None else position.format_move(move)))
-        return ""
-    limits = search.move_limits(colour)
-    playouts = _playout_budget(session, limits)
-    forced = len(position.legal_moves()) <= 1
-    started = time.monotonic()
-    done = 0
-    reply: SearchReply | None = None
-    try:
-        pool = search.workers()
-        while True:
-            chunk = interval / 100
-            if limits.seconds is not None:
-                chunk = min(chunk, max(limits.seconds - (time.monotonic() - started), 0.01))
-            wanted = None if playouts is None else max(playouts - done, 1)
-            if wanted is None and limits.seconds is None:
-                chunk = None  # the player's own limit: one search, one report
-            request = SearchRequest(state.snapshot(), colour, Limits(playouts=wanted, seconds=chunk),
-                                    komi, analysis=True)
-            reply = await pool.search(request, hurry=_hurried(session))
-            done += reply.playouts
-            stream.line(kata_line(position, colour, reply, komi))
-            await asyncio.sleep(0)
-            out_of_time = limits.seconds is not None and time.monotonic() - started >= limits.seconds
-            if (forced or chunk is None or reply.playouts == 0 or out_of_time or _hurried(session)
-                    or (playouts is not None and done >= playouts)):
-                break
-        move = None if reply.move is None else position.parse_move(reply.move)
-        if move is not None and not position.is_legal(move, colour):
-            raise IllegalMove(f"the search answered the illegal move {reply.move}")
-    except (WorkerError, IllegalMove) as exc:
-        raise GtpError(f"search failed: {exc}") from None
-    state.clock.record_usage(colour, time.monotonic() - started)
-    if move is None:
-        stream.line("play resign")
-        return ""
-    position.play(move, colour)
-    stream.line("play " + position.format_move(move))
+
+    def report(reply: SearchReply) -> None:
+        stream.line(kata_line(state.position, colour, reply, komi))
+
+    move = await session.search.generate_move(colour, play=True, interval=interval / 100, report=report)
+    stream.line("play " + move)
     return ""
 
 

@@ -122,10 +122,6 @@ class SearchService:
         to answer now."""
         return self._hurry or self._interrupted
 
-    def workers(self) -> WorkerPool:
-        """The worker pool, started if need be (for commands that run their
-        own searches, such as ``genmove_analyze``)."""
-        return self._pool()
 
     def begin_command(self) -> None:
         """A new search command starts: an earlier interrupt no longer counts."""
@@ -260,7 +256,6 @@ class SearchService:
         worker fails or answers an illegal move is tried once more (the pool
         restarts a dead worker), within what is left of the move's time; a
         second failure is the command's error. No move is ever made up."""
-        position = self.state.position
         for attempt in (1, 2):
             if attempt == 2 and limits.seconds is not None:
                 spent = time.monotonic() - started
@@ -268,20 +263,62 @@ class SearchService:
             request = SearchRequest(self.state.snapshot(), colour, limits, self.state.komi,
                                     deterministic=deterministic)
             try:
-                reply = await self._pool().search(request, hurry=self._hurry or self._interrupted)
-                move = None if reply.move is None else position.parse_move(reply.move)
-                if move is not None and not position.is_legal(move, colour):
-                    raise IllegalMove(f"the search answered the illegal move {reply.move}")
-                return move
+                reply = await self._pool().search(request, hurry=self.hurried)
+                return self._checked_move(reply, colour)
             except (WorkerError, IllegalMove) as exc:
                 failure = exc
                 log.info("stargtp: search failed (%s)%s", exc,
                          "; trying once more" if attempt == 1 else "")
         raise GtpError(f"search failed: {failure}")
 
-    async def generate_move(self, colour: int, play: bool) -> str:
+    def _checked_move(self, reply: SearchReply, colour: int) -> Any:
+        """The move of a search's reply (None: resign); IllegalMove when the
+        search answered one that cannot be played."""
+        position = self.state.position
+        move = None if reply.move is None else position.parse_move(reply.move)
+        if move is not None and not position.is_legal(move, colour):
+            raise IllegalMove(f"the search answered the illegal move {reply.move}")
+        return move
+
+    async def _search_reporting(self, colour: int, limits: Limits, started: float, interval: float,
+                                report: Callable[[SearchReply], None]) -> Any:
+        """The move for ``colour``, searched within ``limits`` in chunks of
+        ``interval`` seconds on the kept tree, with ``report(reply)`` after each
+        chunk (genmove_analyze). A failure is the command's error at once: the
+        reports already sent cannot be taken back for a second try."""
+        playouts = limits.playouts
+        if playouts is None:
+            default = self.parameters().get("playouts", "none")
+            playouts = int(default) if default.isdigit() else None
+        forced = len(self.state.position.legal_moves()) <= 1
+        done = 0
+        try:
+            while True:
+                chunk: float | None = interval
+                if limits.seconds is not None:
+                    chunk = min(interval, max(limits.seconds - (time.monotonic() - started), 0.01))
+                wanted = None if playouts is None else max(playouts - done, 1)
+                if wanted is None and limits.seconds is None:
+                    chunk = None  # the player's own limit: one search, one report
+                request = SearchRequest(self.state.snapshot(), colour, Limits(playouts=wanted, seconds=chunk),
+                                        self.state.komi, analysis=True)
+                reply = await self._pool().search(request, hurry=self.hurried)
+                done += reply.playouts
+                report(reply)
+                await asyncio.sleep(0)  # let the report go out
+                out_of_time = limits.seconds is not None and time.monotonic() - started >= limits.seconds
+                if (forced or chunk is None or reply.playouts == 0 or out_of_time or self.hurried
+                        or (playouts is not None and done >= playouts)):
+                    return self._checked_move(reply, colour)
+        except (WorkerError, IllegalMove) as exc:
+            raise GtpError(f"search failed: {exc}") from None
+
+    async def generate_move(self, colour: int, play: bool, interval: float | None = None,
+                            report: Callable[[SearchReply], None] | None = None) -> str:
         """genmove (``play``) and reg_genmove: a move, pass or ``resign``; with
-        ``play`` the move is played. GtpError when the search fails twice."""
+        ``play`` the move is played. GtpError when the search fails twice.
+        With ``report`` (genmove_analyze) the search runs in chunks of
+        ``interval`` seconds, reporting after each."""
         state = self.state
         position = state.position
         if position.is_over():
@@ -290,7 +327,10 @@ class SearchService:
             return "resign" if move is None else position.format_move(move)
         limits = self.move_limits(colour)
         started = time.monotonic()
-        move = await self._search_move(colour, limits, started, deterministic=not play)
+        if report is None:
+            move = await self._search_move(colour, limits, started, deterministic=not play)
+        else:
+            move = await self._search_reporting(colour, limits, started, interval or 1.0, report)
         if play:
             state.clock.record_usage(colour, time.monotonic() - started)
         if move is None:
