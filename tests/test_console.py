@@ -36,7 +36,8 @@ from protocol.tools.console.drawing import plain_text
 from protocol.tools.console.game import HumanGame
 from protocol.tools.console.game import score_report as star_score_report
 from protocol.tools.console.raw import RawConsole
-from protocol.tools.console.star import choose_star_layout, compact_star_grid, corner_placement, star_grid
+from engine.star.diagram import compact_star_grid, star_grid
+from protocol.tools.console.star import choose_star_layout, corner_placement
 from protocol.tools.console.ui import TerminalUI, history_path
 from protocol.controller import GtpController
 from tests.star_reference import example_position, load_examples

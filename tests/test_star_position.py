@@ -161,9 +161,64 @@ def test_perft_values():
         p.perft(-1)
 
 
-def test_render_text_has_no_empty_line():
-    p = Position(10)
-    p.play(p.parse_move("*10"))
-    text = p.render_text()
-    assert "" not in text.split("\n")
-    assert "ring 10" in text and "X" in text
+def _token_places(picture: str) -> dict[str, tuple[int, int]]:
+    """Where each cell label stands in a picture of the empty board: (row, column)."""
+    places = {}
+    for row, line in enumerate(picture.split("\n")):
+        for column, char in enumerate(line):
+            if char in "*STAR" and (column == 0 or line[column - 1] == " "):
+                places[line[column:column + 3]] = (row, column)
+    return places
+
+
+@pytest.mark.parametrize("rings", range(2, 11))
+def test_render_text_is_the_board_in_80_columns_with_every_label(rings):
+    empty = Position(rings)
+    lines = empty.render_text().split("\n")
+    assert lines[-1] == "to move: black (X)  moves: 0"
+    board = lines[:-1]
+    assert "" not in lines and max(len(line) for line in board) <= 80
+    places = _token_places("\n".join(board))
+    assert sorted(places) == sorted(empty.geometry.labels)  # each label once, whole
+    # Rows go down the board and columns across it, as the drawing coordinates do.
+    from engine.star.diagram import star_layout
+    layout = star_layout(rings)
+    for a, b in [(c, d) for c in range(0, empty.geometry.cell_count, 7)
+                 for d in range(0, empty.geometry.cell_count, 5)]:
+        (ra, ca), (rb, cb) = places[empty.geometry.labels[a]], places[empty.geometry.labels[b]]
+        if layout[a][1] < layout[b][1] - 0.8:
+            assert ra < rb
+        if ra == rb and layout[a][0] < layout[b][0]:
+            assert ca < cb
+
+
+def test_render_text_puts_every_stone_where_its_label_was():
+    rng = random.Random(7)
+    for rings in (4, 10):
+        p = Position(rings)
+        places = _token_places("\n".join(p.render_text().split("\n")[:-1]))
+        while not p.is_over():
+            moves = p.legal_moves()
+            p.play(moves[rng.randrange(len(moves))])
+            if len(p.history) % 9 and not p.is_over():
+                continue
+            lines = p.render_text().split("\n")
+            last = p.history[-1][1]
+            for label, (row, column) in places.items():
+                cell = p.geometry.parse(label)
+                token = lines[row][column:column + 3].ljust(3)
+                colour = p.board[cell]
+                mark = {BLACK: "X", WHITE: "O"}.get(colour)
+                if colour == EMPTY:
+                    assert token == label
+                elif cell == last:
+                    assert token == f"[{mark}]" or (p.is_over() and token == f" {mark.lower()} ")
+                else:
+                    assert token == f" {mark} " or (p.is_over() and token == f" {mark.lower()} ")
+            assert lines[-1].endswith(f"moves: {len(p.history)}")
+        # At the end, the dead stones are the lower-case ones.
+        from engine.star.scoring import score
+        dead = {cell for group in score(p).dead_groups for cell in group}
+        shown = {p.geometry.parse(label) for label, (row, column) in places.items()
+                 if lines[row][column + 1:column + 2] in ("x", "o")}
+        assert shown == dead

@@ -13,7 +13,7 @@ from engine.star import PASS, Position, geometry
 from protocol.pictures import describe, position_svg
 from protocol.pictures.amazons import draw as amazons_svg
 from protocol.pictures.star import draw as star_svg
-from protocol.pictures.star import star_layout
+from engine.star.diagram import star_layout
 from tests.star_reference import example_position, load_examples
 from tests.svg_helpers import parse, with_class
 

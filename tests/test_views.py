@@ -24,7 +24,7 @@ from engine.amazons import Position as AmazonsPosition
 from engine.colour import BLACK, WHITE
 from engine.star import Position as StarPosition
 from engine.star.geometry import geometry as star_geometry
-from protocol.pictures.star import star_layout
+from engine.star.diagram import star_layout
 from protocol.server.session import SessionConfig
 from tests import third_game
 from tests.gtp_helpers import converse, split_responses

@@ -19,6 +19,7 @@ from engine.colour import BLACK, EMPTY, WHITE, opponent
 from engine.errors import CannotUndo, IllegalMove
 from engine.star.geometry import Geometry, geometry
 from engine.star.geometry import layout
+from engine.star.diagram import text_picture
 
 PASS = -1
 """The pass move."""
@@ -167,18 +168,10 @@ class Position:
         return total
 
     def render_text(self) -> str:
-        """The board ring by ring, for humans: ``X`` black, ``O`` white, ``.`` empty."""
-        marks = {EMPTY: ".", BLACK: "X", WHITE: "O"}
-        geo = self.geometry
-        lines = []
-        for k in range(geo.rings, 0, -1):
-            start = 5 * k * (k - 1) // 2
-            cells = range(start, start + 5 * k)
-            arms = []
-            for arm in range(5):
-                arm_cells = cells[arm * k:(arm + 1) * k]
-                arms.append("".join(marks[self.board[c]] for c in arm_cells))
-            lines.append(f"ring {k:2d}  " + " ".join(f"{'*STAR'[a]}:{s}" for a, s in enumerate(arms)))
+        """The board in its true shape for humans (see
+        :func:`engine.star.diagram.text_picture`: labels on empty cells, `` X ``
+        black, `` O `` white, ``[X]`` the last move), then who is to move."""
+        lines = text_picture(self)
         lines.append(f"to move: {'black (X)' if self.to_move == BLACK else 'white (O)'}"
                      f"  moves: {len(self.history)}")
         return "\n".join(lines)

@@ -11,20 +11,17 @@ star's stones are joined by bonds, its owned pericells get a band outside the
 perimeter in its colour, dead stones are faded and crossed, and each of the
 five quarks is marked with a diamond filled in its owner's colour.
 
-The console's terminal board stands its cells where :func:`star_layout` puts
-them.
-
->>> [tuple(round(v, 3) for v in xy) for xy in star_layout(2)[:1]]
-[(0.0, -1.0)]
+Cells stand where :func:`engine.star.diagram.star_layout` puts them, as
+on the console's terminal board and in ``showboard``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 from engine.colour import BLACK, EMPTY, WHITE, colour_name
+from engine.star.diagram import corner_point, star_layout
 from protocol.pictures.svg import (
     LAST_MOVE,
     STONE_EDGE,
@@ -48,37 +45,13 @@ NEUTRAL_QUARK = "#ecd3a0"
 ARMS = "*STAR"
 
 
-@lru_cache(maxsize=None)
-def star_layout(rings: int) -> tuple[tuple[float, float], ...]:
-    """The drawing position of every cell (board order) in ring units: the
-    centre at (0, 0), ``y`` growing downwards, ring ``k`` on the pentagon of
-    radius ``k`` whose first corner (arm ``*``) points straight up."""
-    from engine.star import geometry
-
-    geo = geometry(rings)
-    layout = []
-    for cell in range(geo.cell_count):
-        ring, position = geo.ring_of[cell], geo.position_of[cell]
-        arm, offset = divmod(position, ring)
-        x0, y0 = _corner(ring, arm)
-        x1, y1 = _corner(ring, arm + 1)
-        t = offset / ring
-        layout.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
-    return tuple(layout)
-
-
-def _corner(radius: float, arm: int) -> tuple[float, float]:
-    angle = math.radians(-90 + 72 * arm)
-    return radius * math.cos(angle), radius * math.sin(angle)
-
-
 def _star_bridge(scale: float) -> list[tuple[float, float]]:
     """The pentagram whose points are the five ring-1 cells: outer points on
     the arm directions, inner corners where the diagonals cross."""
     inner = math.cos(math.radians(72)) / math.cos(math.radians(36))
     corners = []
     for arm in range(5):
-        x, y = _corner(scale, arm)
+        x, y = corner_point(scale, arm)
         corners.append((x, y))
         angle = math.radians(-90 + 72 * arm + 36)
         corners.append((scale * inner * math.cos(angle), scale * inner * math.sin(angle)))
@@ -117,7 +90,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
     # Background pentagon, generously around the perimeter band and quarks.
     body.append(element("polygon", {
         "class": "board", "fill": BACKGROUND, "stroke": "none",
-        "points": points(_corner((rings + 1.45) * u, arm) for arm in range(5))}))
+        "points": points(corner_point((rings + 1.45) * u, arm) for arm in range(5))}))
     body.append(element("polygon", {
         "class": "bridge", "fill": BRIDGE_FILL, "stroke": LINE, "stroke-width": 0.03 * u,
         "points": points(_star_bridge(u))}))
@@ -139,7 +112,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
 
     # Arm names beyond the corners.
     for arm in range(5):
-        x, y = _corner((rings + 1.1) * u, arm)
+        x, y = corner_point((rings + 1.1) * u, arm)
         body.append(element("text", {
             "class": "arm", "x": x, "y": y + 0.18 * u, "font-size": 0.5 * u, "text-anchor": "middle",
             "font-weight": "bold", "fill": LINE}, ARMS[arm]))
@@ -237,7 +210,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
                 "fill": "none", "stroke": LAST_MOVE, "stroke-width": 0.07 * u}))
 
     # The view box: the background pentagon's extent, plus a caption line.
-    extent = [_corner((rings + 1.45) * u, arm) for arm in range(5)]
+    extent = [corner_point((rings + 1.45) * u, arm) for arm in range(5)]
     left = min(x for x, _ in extent)
     right = max(x for x, _ in extent)
     top = min(y for _, y in extent)
@@ -311,7 +284,7 @@ def geometry_json(rings: int, unit: float = 36.0) -> dict:
             "neighbours": [geo.labels[other] for other in geo.neighbours[cell]],
             "pericell": geo.is_peri[cell], "corner": geo.is_corner[cell]})
     # draw()'s view box without a caption: the background pentagon plus a margin.
-    extent = [_corner((rings + 1.45) * unit, arm) for arm in range(5)]
+    extent = [corner_point((rings + 1.45) * unit, arm) for arm in range(5)]
     left, right = min(x for x, _ in extent), max(x for x, _ in extent)
     top, bottom = min(y for _, y in extent), max(y for _, y in extent)
     margin = 0.2 * unit

@@ -1,9 +1,10 @@
 """*Star on a terminal: the board in its true shape, a cell label at each
-cell's place (as :func:`protocol.pictures.star.star_layout` puts it), with
+cell's place (as :func:`engine.star.diagram.star_layout` puts it), with
 the stars' owned pericells, the quarks, the last move and the hint marked;
 the completion of cell labels; the list of the empty cells.
 
-The board comes in three layouts (:data:`STAR_LAYOUTS`), and the status in a
+The board comes in three layouts (:data:`engine.star.diagram.STAR_LAYOUTS`),
+and the status in a
 line below it or in its empty corners: :func:`choose_star_layout` picks the
 first that fits the terminal, so that the default 10-ring board is whole and
 labelled on 80x24.
@@ -11,11 +12,10 @@ labelled on 80x24.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from engine.colour import BLACK, EMPTY, WHITE, colour_name
-from protocol.pictures.star import star_layout
+from engine.star.diagram import STAR_LAYOUTS, layout_grid, text_picture
 from protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
 
 STYLES: dict[str, str] = {
@@ -29,111 +29,6 @@ STYLES: dict[str, str] = {
     "last": "underline",
     "hint": HINT_STYLE,
 }
-
-ROWS_PER_RING = 1.5
-"""Terminal rows per ring unit. Terminal cells are about twice as tall as
-wide, so columns are stretched more; the column scale is the smallest one at
-which no two cell tokens on a row touch."""
-
-COMPACT_ROWS_PER_RING = 1.25
-COMPACT_COLUMNS_PER_RING = 3.9
-"""The scales of the compact labelled board, drawn when the full one does not
-fit the terminal: the 10-ring board is 77 columns by 23 rows, so with its
-status in the corners and the prompt under it, it fits an 80x24 terminal."""
-
-LABEL_WIDTH = 3
-"""A *Star cell label: arm, ring digit, offset digit (``S43``)."""
-
-STAR_LAYOUTS = ("full", "compact", "dots")
-"""The ways to draw a *Star board, most preferred first: every label in the
-board's true shape; every label, squeezed; one character per cell."""
-
-Grid = tuple[tuple[tuple[int, int], ...], int, int]
-"""Where each cell's token goes, ``(row, column)`` of its first character,
-then the grid's width and height."""
-
-
-@lru_cache(maxsize=None)
-def star_grid(rings: int, token_width: int) -> Grid:
-    """Where each cell's token goes on a character grid: ``(row, column)`` of
-    its first character per cell, then the grid's width and height. The cells
-    stand where :func:`protocol.pictures.star.star_layout` puts them, rounded to the
-    grid; tokens on one row are at least one space apart, and every row holds
-    a cell."""
-    layout = star_layout(rings)
-    columns_per_unit = 1.0
-    while True:
-        placed = [(round(y * ROWS_PER_RING), round(x * columns_per_unit) - token_width // 2)
-                  for x, y in layout]
-        by_row: dict[int, list[int]] = {}
-        for row, column in placed:
-            by_row.setdefault(row, []).append(column)
-        if all(b - a > token_width for columns in by_row.values()
-               for a, b in zip(sorted(columns), sorted(columns)[1:])):
-            break
-        columns_per_unit += 0.1
-    return _normalised(placed, token_width)
-
-
-@lru_cache(maxsize=None)
-def compact_star_grid(rings: int) -> Grid:
-    """The labelled board squeezed to :data:`COMPACT_ROWS_PER_RING` rows and
-    :data:`COMPACT_COLUMNS_PER_RING` columns per ring unit. Where labels on a
-    row would touch, they are pushed apart as little as possible (least
-    squares, keeping their order), so the shape bends a little but every label
-    stays whole, one space from the next."""
-    step = LABEL_WIDTH + 1
-    by_row: dict[int, list[tuple[float, int]]] = {}
-    for cell, (x, y) in enumerate(star_layout(rings)):
-        by_row.setdefault(round(y * COMPACT_ROWS_PER_RING), []).append((x, cell))
-    placed: list[tuple[int, int]] = [(0, 0)] * len(star_layout(rings))
-    for row, items in by_row.items():
-        items.sort()
-        # With d_i = column_i - i * step the constraint column_{i+1} - column_i >= step
-        # reads d non-decreasing: fit d to the ideal columns, then round (rounding
-        # keeps d non-decreasing, so the labels stay apart).
-        fitted = _non_decreasing_fit([x * COMPACT_COLUMNS_PER_RING - index * step
-                                      for index, (x, _) in enumerate(items)])
-        for index, ((_, cell), value) in enumerate(zip(items, fitted)):
-            placed[cell] = (row, round(value) + index * step)
-    return _normalised(placed, LABEL_WIDTH)
-
-
-def _non_decreasing_fit(values: list[float]) -> list[float]:
-    """The non-decreasing sequence closest to ``values`` in least squares
-    (pool adjacent violators)."""
-    blocks: list[list[float]] = []  # [total, count]
-    for value in values:
-        blocks.append([value, 1])
-        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
-            total, count = blocks.pop()
-            blocks[-1][0] += total
-            blocks[-1][1] += count
-    fitted: list[float] = []
-    for total, count in blocks:
-        fitted += [total / count] * int(count)
-    return fitted
-
-
-def _normalised(placed: list[tuple[int, int]], token_width: int) -> Grid:
-    """Rows renumbered from 0 and columns from the leftmost token. Rows that no
-    cell rounds to are dropped: a blank line inside the board would read as
-    its end."""
-    rows = {row: index for index, row in enumerate(sorted({row for row, _ in placed}))}
-    left = min(column for _, column in placed)
-    cells = tuple((rows[row], column - left) for row, column in placed)
-    width = max(column for _, column in cells) + token_width
-    height = max(row for row, _ in cells) + 1
-    return cells, width, height
-
-
-def layout_grid(rings: int, layout: str) -> tuple[Grid, int]:
-    """The grid of one of :data:`STAR_LAYOUTS`, and its token width."""
-    if layout == "compact":
-        return compact_star_grid(rings), LABEL_WIDTH
-    width = 1 if layout == "dots" else LABEL_WIDTH
-    return star_grid(rings, width), width
-
 
 def star_picture(position, *, plain: bool, layout: str = "full", status_in_corners: bool = False,
                  hint: Any = None, komi: float = 0.0) -> Fragments:
@@ -150,47 +45,35 @@ def star_picture(position, *, plain: bool, layout: str = "full", status_in_corne
     the full layout, stones are `` X `` (black) and `` O `` (white), ``[X]``
     the last move, `` x ``/`` o `` dead stones, ``(?)`` the hint.
     """
+    if plain:
+        lines = text_picture(position, "full", hint)
+        return [("", "\n".join(lines) + "\n"), (style("info"), star_status(position, komi))]
     geo = position.geometry
     analysis = position.rules.score(position, komi)
     owner = {cell: star.colour for star in analysis.stars for cell in star.pericells}
     dead = {cell for group in analysis.dead_groups for cell in group} if position.is_over() else set()
     last = position.history[-1][1] if position.history else None
-    layout = "full" if plain else layout
     (cells, width, height), token_width = layout_grid(geo.rings, layout)
     grid: list[list[tuple[str, str]]] = [[("", " ")] * width for _ in range(height)]
     for cell in range(geo.cell_count):
         row, column = cells[cell]
         colour = position.board[cell]
-        label = geo.labels[cell]
-        if plain:
-            if cell == hint:
-                text = "(?)"
-            elif colour == EMPTY:
-                text = label
-            elif cell in dead:
-                text = " x " if colour == BLACK else " o "
-            elif cell == last:
-                text = "[X]" if colour == BLACK else "[O]"
-            else:
-                text = " X " if colour == BLACK else " O "
-            look = ""
+        names = []
+        if cell == hint:
+            names.append("hint")
+        elif colour == EMPTY:
+            names.append(f"owned-{colour_name(owner[cell])}" if cell in owner else "empty")
         else:
-            names = []
-            if cell == hint:
-                names.append("hint")
-            elif colour == EMPTY:
-                names.append(f"owned-{colour_name(owner[cell])}" if cell in owner else "empty")
-            else:
-                names.append("dead" if cell in dead else f"stone-{colour_name(colour)}")
-            if geo.is_corner[cell]:
-                names.append("quark")
-            if cell == last:
-                names.append("last")
-            look = style(*names)
-            if token_width == 1:
-                text = "·" if colour == EMPTY else ("X" if colour == BLACK else "O")
-            else:
-                text = label
+            names.append("dead" if cell in dead else f"stone-{colour_name(colour)}")
+        if geo.is_corner[cell]:
+            names.append("quark")
+        if cell == last:
+            names.append("last")
+        look = style(*names)
+        if token_width == 1:
+            text = "·" if colour == EMPTY else ("X" if colour == BLACK else "O")
+        else:
+            text = geo.labels[cell]
         for offset, char in enumerate(text):
             grid[row][column + offset] = (look, char)
     placement = None
