@@ -42,6 +42,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("protocol.tools.demo", "play a random *Star game and print its score breakdown"),
     "render": ("protocol.tools.render", "draw a game record (results line, SGF, move list) as SVG"),
     "play": ("protocol.tools.console", "play against the engine, or a raw protocol console"),
+    "gui": ("protocol.gui", "play in the browser: serve the page and its engine sessions over HTTP"),
 }
 
 

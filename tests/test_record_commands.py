@@ -113,7 +113,8 @@ def test_file_policy_without_reading(tmp_path):
     config = replace(CONFIG, read_files=False)
     assert _talk_with(config, f"loadsgf {path}", "game") == [
         "? cannot load file: reading files is disabled on this connection"
-        " (the server allows it with --file-dir DIR)\n\n", "= star\n\n"]
+        " (stargtp serve --tcp allows it with --file-dir DIR;"
+        " stargtp-loadsgf-text takes a record as text)\n\n", "= star\n\n"]
 
 
 def test_file_policy_one_directory(tmp_path):

@@ -400,7 +400,8 @@ def test_over_tcp_files_are_read_only_from_the_file_dir(tmp_path) -> None:
     (allowed / "game.sgf").write_text(write_sgf(AmazonsPosition(6)))
     (tmp_path / "secret.sgf").write_text(write_sgf(AmazonsPosition(8)))
     disabled = (b"? cannot load file: reading files is disabled on this connection"
-                b" (the server allows it with --file-dir DIR)\n\n")
+                b" (stargtp serve --tcp allows it with --file-dir DIR;"
+                b" stargtp-loadsgf-text takes a record as text)\n\n")
     outside = b"? cannot load file: the path is outside the server's file directory\n\n"
 
     async def without_dir(port: int) -> None:

@@ -247,16 +247,34 @@ async def loadsgf(session: Session, args: Args) -> str:
     before = parse_int(args[1], minimum=1) if len(args) == 2 else None
     data = await session.read_file(args[0])  # GtpError: cannot load file: why
     try:
-        position = read_record(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GtpError("cannot load file: not UTF-8 text") from None
+    _adopt_record(session, text, before)
+    return ""
+
+
+def loadsgf_text(session: Session, args: Args) -> str:
+    """``loadsgf`` of a record given on the command line itself (a front end
+    that has no file on the server's disk, such as the browser page): the
+    arguments are the record, written on one line."""
+    if not args:
+        raise syntax_error("expected an SGF record")
+    _adopt_record(session, " ".join(args), None)
+    return ""
+
+
+def _adopt_record(session: Session, text: str, before: int | None) -> None:
+    """Read an SGF record and continue from it (only the moves before move
+    ``before``, when given); loadsgf's errors, nothing changed on failure."""
+    try:
+        position = read_record(text)
     except GameError as exc:
         raise GtpError(f"cannot load file: {exc}") from None
     if before is not None:
         while len(position.history) >= before:
             position.undo()
     session.adopt(position)  # GtpError if the session's player cannot play it
-    return ""
 
 
 def svg(session: Session, args: Args) -> str:
@@ -330,6 +348,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("game", game),
     ("printsgf", printsgf),
     ("loadsgf", loadsgf),
+    ("stargtp-loadsgf-text", loadsgf_text),
     ("stargtp-svg", svg),
     ("stargtp-param", stargtp_param),
     ("lz-analyze", lz_analyze),

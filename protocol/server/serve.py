@@ -2,6 +2,10 @@
 
 Without ``--tcp`` one session runs on stdin/stdout (:mod:`protocol.server.stdio`);
 with it, every TCP connection gets its own (:mod:`protocol.server.tcp`).
+
+The engine options (:func:`add_engine_arguments`, read back by
+:func:`engine_config_from_args`) are also ``stargtp gui``'s
+(:mod:`protocol.gui.cli`): one definition for both commands.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 import math
 import os
 import sys
+from dataclasses import replace
 
 from engine.errors import GameError
 from engine.games import GAME_LIST, games, new_position
@@ -50,17 +55,15 @@ def _span(sizes: tuple[int, ...]) -> str:
     return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say how a session plays: its game, board and search.
+    ``stargtp serve`` and ``stargtp gui`` share them (read them back with
+    :func:`engine_config_from_args`)."""
     parser.add_argument("--game", choices=games(), default=games()[0],
                         help=f"game to start with (default: {games()[0]})")
     sizes = "; ".join(f"{game.title} {_span(game.sizes)} {game.size_word}" for game in GAME_LIST)
     parser.add_argument("--size", type=int, help=f"board size: {sizes} (default: the game's default)")
     parser.add_argument("--seed", type=int, help="seed the players, for reproducible games")
-    parser.add_argument("--tcp", metavar="HOST:PORT",
-                        help="listen on TCP instead of stdin/stdout (host defaults to 127.0.0.1;"
-                             " port 0 picks a free port, reported on stderr)")
-    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
-                        help=f"TCP clients served at once; more are refused (default {DEFAULT_MAX_CONNECTIONS})")
     parser.add_argument("--player", choices=players(), default=None,
                         help=f"move generator (default: {default_player()})")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
@@ -72,16 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds per move when the controller sets no clock")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="player parameter (repeatable)")
-    parser.add_argument("--file-dir", metavar="DIR",
-                        help="the one directory whose files loadsgf may read (over TCP, without"
-                             " it no file can be read; over stdin, without it any path can)")
-    parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
-                        help="close a TCP connection that sent nothing and ran nothing for S"
-                             f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
 
 
-def config_from_args(args: argparse.Namespace) -> SessionConfig:
-    """The session settings; ValueError with a readable message for bad options."""
+def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
+    """The session settings that :func:`add_engine_arguments`' options give
+    (the file policy left at its default); ValueError with a readable message
+    for bad options."""
     params = []
     for item in args.param:
         param_name, equals, value = item.partition("=")
@@ -94,19 +93,9 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
         raise ValueError("--playouts must be at least 1")
     if args.seconds is not None and not (args.seconds > 0 and math.isfinite(args.seconds)):
         raise ValueError("--seconds must be a positive number of seconds")
-    if args.max_connections < 1:
-        raise ValueError("--max-connections must be at least 1")
-    if args.idle_timeout is not None and not (args.idle_timeout >= 0 and math.isfinite(args.idle_timeout)):
-        raise ValueError("--idle-timeout must be a number of seconds, 0 or more (0: never)")
-    file_dir = None
-    if args.file_dir is not None:
-        if not os.path.isdir(args.file_dir):
-            raise ValueError(f"--file-dir {args.file_dir!r} is not a directory")
-        file_dir = os.path.realpath(args.file_dir)
     config = SessionConfig(game=args.game, size=args.size, seed=args.seed,
                            player=args.player or default_player(), workers=args.workers,
-                           playouts=args.playouts, seconds=args.seconds, params=tuple(params),
-                           file_dir=file_dir)
+                           playouts=args.playouts, seconds=args.seconds, params=tuple(params))
     try:
         new_position(config.game, config.size)
     except GameError as exc:
@@ -114,6 +103,40 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
     check_plays(config.player, config.game)  # ValueError: amazons-mcts cannot play star
     make_player(config.player, seed=config.seed, **dict(config.params))  # ValueError if refused
     return config
+
+
+def check_idle_timeout(seconds: float | None) -> None:
+    """ValueError unless ``--idle-timeout`` is a number of seconds, 0 or more."""
+    if seconds is not None and not (seconds >= 0 and math.isfinite(seconds)):
+        raise ValueError("--idle-timeout must be a number of seconds, 0 or more (0: never)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_engine_arguments(parser)
+    parser.add_argument("--tcp", metavar="HOST:PORT",
+                        help="listen on TCP instead of stdin/stdout (host defaults to 127.0.0.1;"
+                             " port 0 picks a free port, reported on stderr)")
+    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+                        help=f"TCP clients served at once; more are refused (default {DEFAULT_MAX_CONNECTIONS})")
+    parser.add_argument("--file-dir", metavar="DIR",
+                        help="the one directory whose files loadsgf may read (over TCP, without"
+                             " it no file can be read; over stdin, without it any path can)")
+    parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
+                        help="close a TCP connection that sent nothing and ran nothing for S"
+                             f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
+
+
+def config_from_args(args: argparse.Namespace) -> SessionConfig:
+    """The session settings; ValueError with a readable message for bad options."""
+    if args.max_connections < 1:
+        raise ValueError("--max-connections must be at least 1")
+    check_idle_timeout(args.idle_timeout)
+    file_dir = None
+    if args.file_dir is not None:
+        if not os.path.isdir(args.file_dir):
+            raise ValueError(f"--file-dir {args.file_dir!r} is not a directory")
+        file_dir = os.path.realpath(args.file_dir)
+    return replace(engine_config_from_args(args), file_dir=file_dir)
 
 
 def run(args: argparse.Namespace) -> int:

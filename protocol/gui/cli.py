@@ -1,0 +1,48 @@
+"""``stargtp gui``: the command line of the browser page's server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from protocol.cli import positive_int
+from protocol.gui.bridge import DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serve_gui
+from protocol.server.serve import add_engine_arguments, check_idle_timeout, engine_config_from_args
+
+
+def port_number(text: str) -> int:
+    """An argparse ``type``: a TCP port, 0 for any free one."""
+    if not (text.isascii() and text.isdigit() and int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, not {text!r}")
+    return int(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
+    parser.add_argument("--port", type=port_number, default=0,
+                        help="port to listen on (default 0: a free port, reported on stderr)")
+    parser.add_argument("--max-sessions", type=positive_int, default=DEFAULT_MAX_SESSIONS, metavar="N",
+                        help=f"pages served at once; more are refused (default {DEFAULT_MAX_SESSIONS})")
+    parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT, metavar="S",
+                        help="end a session that had no request, nothing running and no event"
+                             f" stream for S seconds (default {DEFAULT_IDLE_TIMEOUT:g}; 0: never)")
+    add_engine_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        check_idle_timeout(args.idle_timeout)
+        config = engine_config_from_args(args)
+    except ValueError as exc:
+        print(f"stargtp gui: {exc}", file=sys.stderr)
+        return 2
+    # Nothing may reach stdout: anything printed goes to stderr, with the logs.
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return asyncio.run(serve_gui(config, args.host, args.port, args.max_sessions,
+                                     args.idle_timeout))
+    finally:
+        sys.stdout = real_stdout
