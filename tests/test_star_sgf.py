@@ -301,7 +301,7 @@ def test_loadsgf_switches_to_star_at_the_record_size_and_stops_before_move_n(tmp
     answers, session = talk("game amazons", "boardsize 8", f"loadsgf {path}", "game", "showboard")
     assert answers[2:4] == ["=\n\n", "= star\n\n"]
     assert session.position.size == 6 and state(session.position) == state(p)
-    assert "ring  6" in answers[4] and "moves: 5" in answers[4]
+    assert "R60" in answers[4] and "R70" not in answers[4] and "moves: 5" in answers[4]
     for n, kept in ((1, 0), (3, 2), (5, 4), (6, 5), (99, 5)):
         answers, session = talk("game amazons", f"loadsgf {path} {n}", "game")
         assert answers[1:] == ["=\n\n", "= star\n\n"] and len(session.position.history) == kept
