@@ -14,6 +14,7 @@ seconds. The other timeouts only catch hangs.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import shlex
@@ -726,3 +727,100 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
 def test_bad_engine_options_are_one_line_naming_the_option(capsys: pytest.CaptureFixture[str], args: list[str],
                                                            line: str) -> None:
     assert _run_cli(args, capsys) == (2, f"stargtp match: {line}\n")
+
+
+# -- seeing what happens ----------------------------------------------------------
+class _Terminal(io.StringIO):
+    """A progress stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_each_game_is_announced_when_it_starts_and_ends(tmp_path: Path) -> None:
+    stream = io.StringIO()
+    debug = tmp_path / "debug.log"
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=4,
+                     results_path=str(tmp_path / "r.jsonl"))
+    result = play(match, progress=stream, report_every=2, debug=str(debug))
+    records = result.records
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == f"results file: {tmp_path / 'r.jsonl'}"
+    events = [line for line in lines if line.startswith(("Started", "Finished"))]
+    expected = []
+    for number, record in enumerate(records, 1):
+        names = f"{record['black']} vs {record['white']}"
+        expected += [f"Started game {number} of 4 ({names})",
+                     f"Finished game {number} ({names}): {record['result']} {{score}}"]
+    assert events == expected
+    assert [r["black"] for r in records] == ["A", "B", "A", "B"]
+    # Each progress line says what its figures count: the score games, the
+    # pentanomial Elo complete pairs only.
+    progress = [line for line in lines if line.startswith("[")]
+    assert [re.sub(r"  \S+ games/min  ETA \S+$", "", line).split("  ", 2)[2] for line in progress] == [
+        f"score {s} of {g}  Elo {e} ({m})" for s, g, e, m in _progress_figures(records)]
+    # The table every 2 games, on stderr: twice.
+    assert sum(line.startswith("pairing ") for line in lines) == 2
+    # The debug log: every line both ways, stamped, with the game and the engine.
+    log = debug.read_text().splitlines()
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 \[(-|A vs B #\d)\] [AB] \(slot 0\) [<>] .*",
+                            line) for line in log), log[:3]
+    genmoves = [line for line in log if re.search(r"\[A vs B #2\] A \(slot 0\) > \d+ genmove", line)]
+    assert len(genmoves) == sum(m["colour"] == ("black" if records[2]["black"] == "A" else "white")
+                                for m in records[2]["moves"])
+    assert any(line.endswith("A (slot 0) > 1 name") for line in log)
+
+
+def _progress_figures(records: list[dict]) -> list[tuple[str, str, str, str]]:
+    """What the progress line must say after each game of
+    test_each_game_is_announced_when_it_starts_and_ends."""
+    from protocol.stats import elo_estimate
+
+    from protocol.tools.match import tally_of
+    from protocol.tools.match.report import _elo_text
+
+    figures = []
+    for done in range(1, len(records) + 1):
+        tally = tally_of(records[:done], "A", "B")
+        elo = elo_estimate(tally, "pentanomial")
+        pairs = sum(tally.pairs)
+        figures.append((f"{100 * tally.points / tally.games:.1f}%", f"{done} game{'s' * (done > 1)}",
+                        f"{_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]",
+                        f"pentanomial, {pairs} pair{'' if pairs == 1 else 's'}"))
+    return figures
+
+
+def test_a_terminal_shows_the_moves_of_the_games_in_progress() -> None:
+    stream = _Terminal()
+    record, = play(settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=1), progress=stream).records
+    shown = re.findall(r"playing: #1 (\d+) moves?", stream.getvalue())
+    assert [int(n) for n in shown] == list(range(1, len(record["moves"]) + 1))
+
+
+def test_a_results_file_is_made_by_default_and_announced(tmp_path: Path, monkeypatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "--black", fake("--seed", "1"), "--white", fake("--seed", "2"), "--size", "3"]) == 0
+    err = capsys.readouterr().err
+    name, = [p.name for p in tmp_path.glob("match-A-vs-B-*.jsonl")]
+    assert re.fullmatch(r"match-A-vs-B-\d{8}-\d{6}\.jsonl", name)
+    assert err.splitlines()[0] == f"results file: {name}" and "resuming" not in err
+    assert len(read_results(str(tmp_path / name))[1]) == 2
+    # An engine that cannot start leaves no empty results file behind.
+    assert main(["match", "--black", "/nonexistent/engine", "--white", fake(), "--size", "3"]) == 2
+    assert [p.name for p in tmp_path.glob("*.jsonl")] == [name]
+
+
+def test_the_interruption_hint_names_the_file_only_when_it_holds_games(tmp_path: Path) -> None:
+    from protocol.tools.match.cli import _resume_hint
+    from protocol.tools.match.results import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    with ResultsFile.open(str(path), {"game": "star"}):
+        pass
+    assert _resume_hint(str(path)) == ""
+    with ResultsFile.open(str(path), {"game": "star"}) as results:
+        results.append({"type": "game", "key": "A vs B #0"})
+    assert _resume_hint(str(path)) == f"; re-run with --results {path} to resume (1 game recorded)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import math
 import os
 import sys
@@ -23,7 +24,7 @@ from protocol.stats import Sprt
 from protocol.signals import add_signal_handlers, remove_signal_handlers
 from protocol.tools.match.records import default_sgf_dir
 from protocol.tools.match.report import format_summary
-from protocol.tools.match.results import ResultsError
+from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
 from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
                                            PLAYOUTS_PLACEHOLDER, EngineEntry, MatchSettings,
@@ -50,6 +51,8 @@ OPT_SPRT = "--sprt ELO0 ELO1 ALPHA BETA"
 OPT_ENGINE_STDERR = "--engine-stderr FILE"
 OPT_MAX_RESPONSE = "--max-response-bytes N"
 OPT_SGF_DIR = "--sgf-dir DIR"
+OPT_REPORT_EVERY = "--report-every N"
+OPT_DEBUG = "--debug FILE"
 
 
 def _one_line_errors(parser: argparse.ArgumentParser) -> None:
@@ -97,7 +100,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"longest wait for a started engine's first answer (default {DEFAULT_START_TIMEOUT:g})")
     run = parser.add_argument_group("running")
     run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1)")
-    run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume")
+    run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume "
+                     "(default: a new file named after the engines and the time, e.g. "
+                     "match-A-vs-B-20261201-180000.jsonl)")
     run.add_argument("--sprt", nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                      help="stop early when the sequential test decides")
     run.add_argument("--sprt-model", choices=("logistic", "bayeselo"), default="logistic",
@@ -113,6 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="Amazons: save each game as SGF in DIR (default with --results FILE:"
                           " FILE's name without its suffix, plus -sgf)")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument("--report-every", metavar="N", help="print the results table on stderr every N games")
+    run.add_argument("--debug", metavar="FILE",
+                     help="log every line sent to and received from every engine, with time, game and engine")
 
 
 def _whole_number(option: str, text: str | None, default: int | None, minimum: int | None) -> int | None:
@@ -230,6 +238,27 @@ def _time_control(args: argparse.Namespace) -> TimeControl:
         raise ValueError(f"{OPT_TIME}: {error}") from None
 
 
+def default_results_path(entries: list[EngineEntry], now: datetime.datetime | None = None,
+                         directory: str = ".") -> str:
+    """A new results file's name when ``--results`` is not given: the engines
+    and the local time, ``match-A-vs-B-20261201-180000.jsonl`` (a round robin
+    names its first engines and how many more), never an existing file.
+
+    >>> entries = [EngineEntry.parse(text) for text in ("flat=x", "uct=y")]
+    >>> default_results_path(entries, datetime.datetime(2026, 12, 1, 18, 0), "/nonexistent")
+    '/nonexistent/match-flat-vs-uct-20261201-180000.jsonl'
+    """
+    names = [entry.name for entry in entries]
+    who = "-vs-".join(names) if len(names) <= 3 else f"{names[0]}-vs-{names[1]}-and-{len(names) - 2}-more"
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = os.path.join(directory, f"match-{who}-{stamp}") if directory != "." else f"match-{who}-{stamp}"
+    path, number = base + ".jsonl", 1
+    while os.path.exists(path):
+        number += 1
+        path = f"{base}-{number}.jsonl"
+    return path
+
+
 def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     """Build :class:`MatchSettings` from parsed options. ValueError, with a
     message that names the option and the form it takes, when they do not fit."""
@@ -282,14 +311,15 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
             raise ValueError(f"{OPT_OPENINGS}: {args.openings} is not UTF-8 text") from None
         except (ValueError, GameError) as error:
             raise ValueError(f"{OPT_OPENINGS}: {error}") from None
-    if args.results:
-        _file_to_write(OPT_RESULTS, args.results)
-    if args.engine_stderr:
-        _file_to_write(OPT_ENGINE_STDERR, args.engine_stderr)
-        if args.results and _same_file(args.results, args.engine_stderr):
-            raise ValueError(f"{OPT_ENGINE_STDERR}: {args.engine_stderr} is also the {OPT_RESULTS}; "
-                             f"the engines' stderr would corrupt the results")
-    sgf_dir = args.sgf_dir or default_sgf_dir(rules, args.results)
+    results = args.results or default_results_path(entries)
+    _file_to_write(OPT_RESULTS, results)
+    logs = ((OPT_ENGINE_STDERR, args.engine_stderr, "the engines' stderr"), (OPT_DEBUG, args.debug, "the debug log"))
+    for option, path, what in logs:
+        if path:
+            _file_to_write(option, path)
+            if _same_file(results, path):
+                raise ValueError(f"{option}: {path} is also the {OPT_RESULTS}; {what} would corrupt the results")
+    sgf_dir = args.sgf_dir or default_sgf_dir(rules, results)
     if sgf_dir:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
@@ -297,7 +327,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         alternate=args.alternate, openings=openings, time_control=time_control,
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
-        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=args.results,
+        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,
         check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir)
 
 
@@ -309,17 +339,24 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
+    try:
+        report_every = _whole_number(OPT_REPORT_EVERY, args.report_every, 0, 1)
+    except ValueError as error:
+        print(f"stargtp match: {error}", file=sys.stderr)
+        return 2
     progress = None if args.quiet else sys.stderr
     try:
-        result = asyncio.run(_run_interruptible(settings, progress))
+        result = asyncio.run(_run_interruptible(settings, progress, report_every, args.debug))
     except ResultsError as error:
         print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
+        if args.results is None:
+            _remove_if_empty(settings.results_path)
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     if result is None:
-        print("stargtp match: interrupted; re-run with the same --results file to resume", file=sys.stderr)
+        print(f"stargtp match: interrupted{_resume_hint(settings.results_path)}", file=sys.stderr)
         return 130
     if result.sprt_stopped:
         print("SPRT decided: stopped early", file=sys.stderr)
@@ -328,7 +365,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -> MatchResult | None:
+def _remove_if_empty(path: str | None) -> None:
+    """Remove a results file this run named and created, when no game got
+    into it (the engines could not be started): nothing to keep."""
+    try:
+        if path and not read_results(path)[1]:
+            os.remove(path)
+    except (OSError, ResultsError):
+        pass
+
+
+def _resume_hint(path: str | None) -> str:
+    """How to go on after an interruption, when the results file holds games."""
+    try:
+        _, games = read_results(path) if path else (None, [])
+    except (OSError, ResultsError):
+        return ""
+    recorded = f"{len(games)} game{'' if len(games) == 1 else 's'} recorded"
+    return f"; re-run with --results {path} to resume ({recorded})" if games else ""
+
+
+async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, report_every: int = 0,
+                             debug: str | None = None) -> MatchResult | None:
     """:func:`run_match`, cancelled cleanly (engines closed) by SIGINT/SIGTERM."""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -342,7 +400,7 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -
 
     handled = add_signal_handlers(loop, interrupt)
     try:
-        return await run_match(settings, progress=progress)
+        return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
     except asyncio.CancelledError:
         if interrupted:
             return None

@@ -100,13 +100,15 @@ def _controller_fault(colour: int, error: ControllerError, seat: Seat) -> _Fault
 
 
 async def play_game(job: GameJob, seats: dict[int, Seat], settings: MatchSettings,
-                    log: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+                    log: Callable[[str], None] = lambda line: None,
+                    on_move: Callable[[int], None] = lambda count: None) -> dict[str, Any]:
     """Referee one game and return its record (a JSON-ready dict).
 
     ``seats`` maps BLACK and WHITE to the engines; their controllers must be
     connected (or None, which forfeits). Never raises for anything an engine
     does; controllers that went out of step are left broken for the caller
-    to replace.
+    to replace. ``on_move`` hears the number of moves played after each move
+    (for a live display).
     """
     started = time.time()
     position = settings.rules.new_position(settings.board_size)
@@ -118,7 +120,7 @@ async def play_game(job: GameJob, seats: dict[int, Seat], settings: MatchSetting
     outcome: dict[str, Any]
     try:
         await _setup(position, seats, settings, job, moves)
-        outcome = await _play_moves(position, seats, clocks, settings, moves)
+        outcome = await _play_moves(position, seats, clocks, settings, moves, on_move)
     except _Fault as fault:
         outcome = fault.outcome(seats)
         log(f"{job.key}: {seats[fault.colour].name} ({colour_name(fault.colour)}) loses by "
@@ -210,7 +212,8 @@ async def _genmove(seat: Seat, colour: int, clock: RefereeClock, settings: Match
 
 
 async def _play_moves(position: Position, seats: dict[int, Seat], clocks: dict[int, RefereeClock],
-                      settings: MatchSettings, moves: list[dict[str, Any]]) -> dict[str, Any]:
+                      settings: MatchSettings, moves: list[dict[str, Any]],
+                      on_move: Callable[[int], None]) -> dict[str, Any]:
     while not position.is_over():
         colour = position.to_move
         text, elapsed = await _genmove(seats[colour], colour, clocks[colour], settings)
@@ -226,6 +229,7 @@ async def _play_moves(position: Position, seats: dict[int, Seat], clocks: dict[i
         position.play(move, colour)
         canonical = position.format_move(move)
         moves.append({"colour": colour_name(colour), "move": canonical, "seconds": round(elapsed, 4)})
+        on_move(len(moves))
         other = opponent(colour)
         other_seat = seats[other]
         assert other_seat.controller is not None

@@ -178,19 +178,38 @@ def _standings(summaries: list[PairingSummary]) -> str:
     return "standings: " + ", ".join(f"{name} {points[name]:g}/{played[name]}" for name, _ in points.most_common())
 
 
-class Progress:
-    """The live progress line on stderr."""
+def outcome_text(record: dict[str, Any]) -> str:
+    """How a game ended, for the ``Finished game`` line: the result, then the
+    reason in braces, naming the engine at fault (``W+F {illegal_move by A}``)."""
+    fault = record.get("fault")
+    reason = f"{record['reason']} by {fault['engine']}" if fault else record["reason"]
+    return f"{record['result']} {{{reason}}}"
 
-    def __init__(self, settings: MatchSettings, total: int, done: int, stream: TextIO | None) -> None:
+
+class Progress:
+    """What a running match says on stderr: a line when each game starts and
+    when it ends, fault messages, and the progress line (redrawn in place on a
+    terminal, where it also counts the moves of the games in progress).
+    ``report_every`` > 0 prints the results table every that many games."""
+
+    def __init__(self, settings: MatchSettings, total: int, done: int, stream: TextIO | None,
+                 report_every: int = 0) -> None:
         self.settings = settings
         self.total = total
         self.done = done
         self.resumed = done
         self.stream = stream
+        self.report_every = report_every
         self.started = time.monotonic()
         self.tty = bool(stream is not None and stream.isatty())
+        self.playing: dict[int, int] = {}
+        """Game number -> moves played, for the games in progress."""
+        self.records: list[dict[str, Any]] = []
 
     def line(self, records: list[dict[str, Any]]) -> str:
+        """The progress line. Each figure says what it counts: the score
+        counts games, the Elo interval follows the statistics model (with the
+        pentanomial one only complete colour-swapped pairs count)."""
         elapsed = time.monotonic() - self.started
         played = self.done - self.resumed
         rate = played / elapsed if elapsed > 0 and played else 0.0
@@ -205,8 +224,12 @@ class Progress:
             model = self.settings.model
             elo = elo_estimate(tally, model)
             parts.append(f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}")
-            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}%")
-            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]")
+            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}% "
+                         f"of {_count(tally.games, 'game')}")
+            pairs = sum(tally.pairs)
+            sample = _count(pairs, "pair") if model == "pentanomial" else _count(tally.games, "game")
+            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}] "
+                         f"({model}, {sample})")
             if self.settings.sprt is not None:
                 sprt = self.settings.sprt.evaluate(tally, model)
                 parts.append(f"LLR {sprt.llr:.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}]")
@@ -214,21 +237,64 @@ class Progress:
         parts.append(f"ETA {eta}")
         return "  ".join(parts)
 
+    def _live(self) -> str:
+        """The games in progress and their move counts (terminal only)."""
+        if not self.playing:
+            return ""
+        return "  playing: " + ", ".join(f"#{n} {_count(moves, 'move')}"
+                                        for n, moves in sorted(self.playing.items()))
+
+    def _redraw(self) -> None:
+        assert self.stream is not None
+        self.stream.write("\r\x1b[K" + self.line(self.records) + self._live())
+        self.stream.flush()
+
+    def game_started(self, number: int, black: str, white: str) -> None:
+        """``Started game N of TOTAL (BLACK vs WHITE)``; N counts the whole
+        schedule from 1, the engine named first plays black."""
+        self.playing[number] = 0
+        self.log(f"Started game {number} of {self.total} ({black} vs {white})")
+
+    def move_played(self, number: int, moves: int) -> None:
+        self.playing[number] = moves
+        if self.stream is not None and self.tty:
+            self._redraw()
+
+    def game_finished(self, number: int, record: dict[str, Any]) -> None:
+        """``Finished game N (BLACK vs WHITE): RESULT {REASON}``."""
+        self.playing.pop(number, None)
+        self.log(f"Finished game {number} ({record['black']} vs {record['white']}): {outcome_text(record)}")
+
+    def game_abandoned(self, number: int) -> None:
+        self.playing.pop(number, None)
+
     def update(self, records: list[dict[str, Any]]) -> None:
         self.done = len(records)
+        self.records = records
         if self.stream is None:
             return
-        line = self.line(records)
-        self.stream.write(("\r\x1b[K" + line) if self.tty else line + "\n")
-        self.stream.flush()
+        if self.tty:
+            self._redraw()
+        else:
+            self.stream.write(self.line(records) + "\n")
+            self.stream.flush()
+        if self.report_every and self.done % self.report_every == 0:
+            self.log(format_summary(summarise(records, self.settings), self.settings))
 
     def log(self, message: str) -> None:
         if self.stream is None:
             return
         self.stream.write(("\r\x1b[K" if self.tty else "") + message + "\n")
+        if self.tty and self.records:
+            self.stream.write(self.line(self.records) + self._live())
         self.stream.flush()
 
     def finish(self) -> None:
         if self.stream is not None and self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def _count(number: int, word: str) -> str:
+    """``1 pair``, ``3 pairs``."""
+    return f"{number} {word}{'' if number == 1 else 's'}"

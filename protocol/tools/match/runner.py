@@ -11,6 +11,7 @@ same way every time (:func:`deal`), so fixed-playout matches replay.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -30,10 +31,14 @@ class EnginePool:
     """The engine processes (or connections) one worker slot owns: one per
     engine name, started on first use and replaced after it broke."""
 
-    def __init__(self, settings: MatchSettings, slot: int, stderr_sink: TextIO | None = None) -> None:
+    def __init__(self, settings: MatchSettings, slot: int, stderr_sink: TextIO | None = None,
+                 debug_sink: TextIO | None = None) -> None:
         self.settings = settings
         self.slot = slot
         self.stderr_sink = stderr_sink
+        self.debug_sink = debug_sink
+        self.game_key: str | None = None
+        """The game this slot is playing, for the debug log."""
         self.controllers: dict[str, GtpController] = {}
         self.identities: dict[str, str] = {}
         self.restarts: Counter[str] = Counter()
@@ -66,6 +71,8 @@ class EnginePool:
                                               max_response_bytes=self.settings.max_response_bytes,
                                               on_stderr_line=on_line if sink is not None else None,
                                               description=name)
+        if self.debug_sink is not None:
+            controller.on_traffic = self._debug_logger(name)
         try:
             parts = []
             for command, timeout in (("name", self.settings.start_timeout), ("version", None)):
@@ -79,6 +86,20 @@ class EnginePool:
             raise
         self.controllers[name] = controller
         return controller
+
+    def _debug_logger(self, name: str) -> Callable[[str, str], None]:
+        """Writes each line sent to (``>``) or received from (``<``) engine
+        ``name``, with a UTC timestamp, the game and the slot."""
+        sink = self.debug_sink
+        assert sink is not None
+
+        def write(direction: str, text: str) -> None:
+            stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+            where = f"{stamp} [{self.game_key or '-'}] {name} (slot {self.slot}) {direction} "
+            sink.write("".join(where + line + "\n" for line in text.split("\n")))
+            sink.flush()
+
+        return write
 
     async def close(self) -> None:
         for controller in self.controllers.values():
@@ -101,38 +122,58 @@ class MatchResult:
 
 
 async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
-                    on_record: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+                    on_record: Callable[[dict[str, Any]], None] | None = None,
+                    report_every: int = 0, debug: str | None = None) -> MatchResult:
     """Play the match ``settings`` describe and return every record.
 
     With ``settings.results_path`` the games already in that file are kept
     and only the missing ones are played. ``progress`` (e.g. ``sys.stderr``)
-    receives the progress line and fault messages. Raises ValueError when an
-    engine cannot be started or reached before the first game or the engine
-    stderr file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
+    receives a line when each game starts and ends, the progress line and
+    fault messages, and every ``report_every`` games the results table.
+    ``debug`` names a file that logs every line exchanged with every engine.
+    Raises ValueError when an engine cannot be started or reached before the
+    first game or the engine stderr or debug file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
     for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None
+    sinks: list[TextIO] = []
     try:
-        stderr_sink = open(settings.engine_stderr, "a", encoding="utf-8") if settings.engine_stderr else None
-    except OSError as error:
+        stderr_sink = _open_log(settings.engine_stderr, "engine stderr", sinks)
+        debug_sink = _open_log(debug, "debug", sinks)
+    except ValueError:
         if results is not None:
             results.close()
-        raise ValueError(f"cannot open the engine stderr file {settings.engine_stderr}: "
-                         f"{error.strerror or error}") from None
-    pools = [EnginePool(settings, slot, stderr_sink) for slot in range(settings.concurrency)]
+        raise
+    pools = [EnginePool(settings, slot, stderr_sink, debug_sink) for slot in range(settings.concurrency)]
+    reporter = Progress(settings, len(schedule(settings)), 0, progress, report_every)
     try:
-        return await _run(settings, results, pools, progress, on_record)
+        return await _run(settings, results, pools, reporter, on_record)
     finally:
         for pool in pools:
             await pool.close()
         if results is not None:
             results.close()
-        if stderr_sink is not None:
-            stderr_sink.close()
+        for sink in sinks:
+            sink.close()
+
+
+def _open_log(path: str | None, what: str, opened: list[TextIO]) -> TextIO | None:
+    """A log file opened for appending (and added to ``opened``), or None
+    without a path; ValueError (closing the others) when it cannot be opened."""
+    if path is None:
+        return None
+    try:
+        sink = open(path, "a", encoding="utf-8")
+    except OSError as error:
+        for other in opened:
+            other.close()
+        raise ValueError(f"cannot open the {what} file {path}: {error.strerror or error}") from None
+    opened.append(sink)
+    return sink
 
 
 async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list[EnginePool],
-               progress: TextIO | None, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
+               reporter: Progress, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
     """:func:`run_match` with its files open and its pools made."""
     records: list[dict[str, Any]] = list(results.games) if results is not None else []
     jobs = schedule(settings)
@@ -141,7 +182,11 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
     resumed = len(records)
     done = {r["key"] for r in records}
     pending = [job for job in jobs if job.key not in done]
-    reporter = Progress(settings, len(jobs), len(records), progress)
+    numbers = {job.key: index for index, job in enumerate(jobs, 1)}
+    reporter.done = reporter.resumed = len(records)
+    reporter.records = records
+    if results is not None:
+        reporter.log(f"results file: {settings.results_path}")
     if results is not None and results.repaired_bytes:
         reporter.log(f"{settings.results_path}: cut off a torn last record ({results.repaired_bytes} bytes)")
     if records:
@@ -158,17 +203,24 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
         for job in my_jobs:
             if stop.is_set():
                 return
+            number = numbers[job.key]
+            pool.game_key = job.key
+            reporter.game_started(number, job.black, job.white)
             seats = {BLACK: await pool.seat(job.black), WHITE: await pool.seat(job.white)}
-            record = await play_game(job, seats, settings, reporter.log)
+            record = await play_game(job, seats, settings, reporter.log,
+                                     lambda moves: reporter.move_played(number, moves))
+            pool.game_key = None
             restarts = {n: pool.restarts[n] for n in (job.black, job.white) if pool.restarts[n]}
             if restarts:
                 record["engine_restarts"] = restarts  # cumulative for this worker slot
             if stop.is_set():
+                reporter.game_abandoned(number)
                 return  # the match was decided while this game ran
             if results is not None:
                 results.append(record)
             records.append(record)
             played += 1
+            reporter.game_finished(number, record)
             if on_record is not None:
                 on_record(record)
             if settings.sgf_dir:
