@@ -630,6 +630,12 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--results", "{tmp}/r.jsonl", "--engine-stderr", "{tmp}/r.jsonl"],
      "--engine-stderr FILE: {tmp}/r.jsonl is also the --results FILE; the engines' stderr would corrupt the results"),
     (["--sgf-dir", "{tmp}/file"], "--sgf-dir DIR: {tmp}/file exists and is not a directory"),
+    (["--records", "{tmp}/file"], "--records FILE: {tmp}/file is not an SGF collection; give a new file or one "
+                                  "written by stargtp match"),
+    (["--results", "{tmp}/notes.jsonl"], "--records FILE (default for --results FILE): {tmp}/notes.sgf is not an "
+                                         "SGF collection; give a new file or one written by stargtp match"),
+    (["--records", "{tmp}/r.jsonl", "--results", "{tmp}/r.jsonl"],
+     "--records FILE: {tmp}/r.jsonl is also the --results FILE"),
     (["--sgf-dir", "{tmp}/file/sgf"], "--sgf-dir DIR: cannot create {tmp}/file/sgf: {tmp}/file is not a directory"),
     (["--game", "amazons", "--size", "6", "--results", "{tmp}/file.jsonl"],
      "--sgf-dir DIR (default for --results FILE): {tmp}/file-sgf exists and is not a directory"),
@@ -693,6 +699,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
                                                     args: list[str], line: str) -> None:
     (tmp_path / "file").write_text("not a results file\n")
     (tmp_path / "file-sgf").write_text("in the way of the SGF directory\n")
+    (tmp_path / "notes.sgf").write_text("my notes\n")
     (tmp_path / "binary").write_bytes(b"\xff\xfe\x00S43")
     (tmp_path / "empty").write_text("# nothing\n")
     (tmp_path / "illegal").write_text("S43 S43\n")
@@ -824,3 +831,41 @@ def test_the_interruption_hint_names_the_file_only_when_it_holds_games(tmp_path:
     with ResultsFile.open(str(path), {"game": "star"}) as results:
         results.append({"type": "game", "key": "A vs B #0"})
     assert _resume_hint(str(path)) == f"; re-run with --results {path} to resume (1 game recorded)"
+
+
+# -- records -----------------------------------------------------------------------
+def test_every_game_goes_into_one_sgf_collection_that_render_reads(tmp_path: Path) -> None:
+    from engine.sgf import game_trees
+    from protocol.tools.match.records import record_sgf
+    from protocol.tools.render import read_record
+
+    collection = tmp_path / "games.sgf"
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, results_path=str(tmp_path / "r.jsonl"),
+                     records_path=str(collection), time_control=TimeControl.parse("100+1"))
+    records = play(match).records
+    trees = game_trees(collection.read_text())
+    assert trees == [record_sgf(record).strip() for record in records]
+    first = trees[0].splitlines()[0]
+    assert first == (f"(;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RE[{records[0]['result']}]PB[A]PW[B]GN[A vs B #0]"
+                     f"DT[{records[0]['started'][:10]}]GC[ended by score; clock: 100 s + 1 s/move]")
+    assert "PB[B]PW[A]GN[A vs B #1]" in trees[1]
+    # A longer re-run makes the collection again from the results file and adds the new games.
+    more = play(MatchSettings(**{**match.__dict__, "games": 4})).records
+    assert game_trees(collection.read_text()) == [record_sgf(record).strip() for record in more]
+    assert [r["key"] for r in more] == [f"A vs B #{n}" for n in range(4)]
+    # render picks a game out of the collection by number or by its GN.
+    text = collection.read_text()
+    for wanted in ("3", "A vs B #2"):
+        drawn = read_record(text, record=wanted)
+        assert [drawn.position.format_move(m) for _, m in drawn.position.history] == [
+            m["move"] for m in more[2]["moves"]]
+        assert drawn.result == more[2]["result"]
+
+
+def test_a_fault_is_named_in_the_records_comment(tmp_path: Path) -> None:
+    from protocol.tools.match.records import record_sgf
+
+    match = settings(fake("--seed", "1"), fake("--mode", "garbage", "--at", "2"), games=1, size=3)
+    record, = play(match).records
+    assert "GC[ended by malformed_move of B: '@@ not-a-move' is not a move here: " in record_sgf(record)
+    assert "RE[B+F]" in record_sgf(record)

@@ -22,7 +22,7 @@ from protocol.clock import TimeControl
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
 from protocol.stats import Sprt
 from protocol.signals import add_signal_handlers, remove_signal_handlers
-from protocol.tools.match.records import default_sgf_dir
+from protocol.tools.match.records import default_records_path, default_sgf_dir
 from protocol.tools.match.report import format_summary
 from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
@@ -51,6 +51,7 @@ OPT_SPRT = "--sprt ELO0 ELO1 ALPHA BETA"
 OPT_ENGINE_STDERR = "--engine-stderr FILE"
 OPT_MAX_RESPONSE = "--max-response-bytes N"
 OPT_SGF_DIR = "--sgf-dir DIR"
+OPT_RECORDS = "--records FILE"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
 
@@ -117,6 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--sgf-dir", metavar="DIR",
                      help="Amazons: save each game as SGF in DIR (default with --results FILE:"
                           " FILE's name without its suffix, plus -sgf)")
+    run.add_argument("--records", metavar="FILE",
+                     help="every game in one SGF collection (default with --results FILE: FILE's name with"
+                          " .sgf for its suffix)")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
     run.add_argument("--report-every", metavar="N", help="print the results table on stderr every N games")
     run.add_argument("--debug", metavar="FILE",
@@ -180,6 +184,17 @@ def _directory_to_fill(option: str, path: str) -> None:
         raise ValueError(f"{option}: cannot create {path}: {ancestor} is not a directory")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise ValueError(f"{option}: cannot create {path}: permission denied in {ancestor}")
+
+
+def _empty_or_sgf(path: str) -> bool:
+    """Whether ``path`` is missing, empty or starts like SGF: a records file
+    is written anew, and must not replace anything else."""
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(64).lstrip()
+    except OSError:
+        return True
+    return not start or start.startswith(b"(")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -319,6 +334,15 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
             _file_to_write(option, path)
             if _same_file(results, path):
                 raise ValueError(f"{option}: {path} is also the {OPT_RESULTS}; {what} would corrupt the results")
+    records_path = args.records or default_records_path(rules, results)
+    if records_path:
+        option = OPT_RECORDS + ("" if args.records else f" (default for {OPT_RESULTS})")
+        _file_to_write(option, records_path)
+        if _same_file(results, records_path):
+            raise ValueError(f"{option}: {records_path} is also the {OPT_RESULTS}")
+        if not _empty_or_sgf(records_path):
+            raise ValueError(f"{option}: {records_path} is not an SGF collection; give a new file or one "
+                             f"written by stargtp match")
     sgf_dir = args.sgf_dir or default_sgf_dir(rules, results)
     if sgf_dir:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
@@ -328,7 +352,8 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
         concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,
-        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir)
+        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir,
+        records_path=records_path)
 
 
 def run(args: argparse.Namespace) -> int:

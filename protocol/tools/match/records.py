@@ -71,6 +71,7 @@ def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | 
         "engines": {colour_name(c): {"name": names[c], "target": settings.engine(names[c]).spec.text,
                                      "id": identities[c]} for c in (BLACK, WHITE)},
         "opening": None if job.opening_index is None else {"index": job.opening_index, "moves": list(job.opening)},
+        "clock": settings.clock_text(),
         "moves": moves,
     }
 
@@ -141,13 +142,13 @@ def replay(record: dict[str, Any]) -> Position:
 
 
 # -- SGF -----------------------------------------------------------------------
-def save_sgf(record: dict[str, Any], directory: str) -> str | None:
-    """Write a game record as SGF into ``directory`` (created if needed), for
-    the games that have SGF records (the game's ``write_record``). Returns the
-    path written, or None for a game without records.
-
-    SGF calls the first mover ``B``: ``PB`` names the engine that moved first
-    (in the Amazons our White, whose moves the game's writer writes as ``B``)."""
+def record_sgf(record: dict[str, Any]) -> str | None:
+    """A game record as SGF, for the games that have SGF records (the game's
+    ``write_record``), else None. The root names the engines (SGF calls the
+    first mover ``B``: ``PB`` names the engine that moved first, in the
+    Amazons our White, whose moves the game's writer writes as ``B``), the
+    game (``GN``, its key), the date (``DT``) and how the game ended and under
+    which time control (``GC``)."""
     rules = find_game(record["game"])
     if rules.write_record is None:
         return None
@@ -155,13 +156,60 @@ def save_sgf(record: dict[str, Any], directory: str) -> str | None:
     first_mover = rules.new_position(record["size"]).to_move
     names = {colour: record["engines"][colour_name(colour)]["name"] for colour in (BLACK, WHITE)}
     text = rules.write_record(position, result=record["result"], komi=record.get("komi", 0.0))
-    text = add_root_properties(text, {"PB": names[first_mover], "PW": names[opponent(first_mover)],
-                                      "GN": record["key"], "GC": f"ended by {record['reason']}"})
+    properties = {"PB": names[first_mover], "PW": names[opponent(first_mover)], "GN": record["key"]}
+    if record.get("started"):
+        properties["DT"] = record["started"][:10]
+    fault = record.get("fault")
+    ending = f"ended by {record['reason']}" + (f" of {fault['engine']}: {fault['detail']}" if fault else "")
+    properties["GC"] = ending + (f"; clock: {record['clock']}" if record.get("clock") else "")
+    return add_root_properties(text, properties)
+
+
+def save_sgf(record: dict[str, Any], directory: str) -> str | None:
+    """Write a game record as SGF (:func:`record_sgf`) into ``directory``
+    (created if needed). Returns the path written, or None for a game
+    without records."""
+    text = record_sgf(record)
+    if text is None:
+        return None
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf")
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(text)
     return path
+
+
+class RecordsFile:
+    """Every game of a match in one SGF collection (like cutechess-cli's
+    ``-pgnout``), one game tree after another in the order the games ended.
+
+    It is made again from the results file's games when a match (re)starts,
+    so it always agrees with the results file, then each game is appended as
+    it finishes. Games without SGF records are left out."""
+
+    def __init__(self, path: str, records: list[dict[str, Any]]) -> None:
+        self.path = path
+        texts = [text for text in map(record_sgf, records) if text is not None]
+        temporary = path + ".tmp"
+        with open(temporary, "w", encoding="utf-8") as stream:
+            stream.write("".join(texts))
+        os.replace(temporary, path)
+
+    def append(self, record: dict[str, Any]) -> None:
+        text = record_sgf(record)
+        if text is not None:
+            with open(self.path, "a", encoding="utf-8") as stream:
+                stream.write(text)
+
+
+def default_records_path(game: Game | str, results_path: str | None) -> str | None:
+    """Where the SGF collection of a match goes when no file is given: beside
+    the results file for a game that has SGF records (``games.jsonl`` ->
+    ``games.sgf``), else nowhere."""
+    rules = find_game(game) if isinstance(game, str) else game
+    if rules.write_record is None or not results_path:
+        return None
+    return os.path.splitext(results_path)[0] + ".sgf"
 
 
 def default_sgf_dir(game: Game | str, results_path: str | None) -> str | None:

@@ -115,7 +115,7 @@ def describe_match(settings: MatchSettings) -> str:
     it is set (0 is the default, and it means nothing in some games), the
     games per pairing and the clock."""
     komi = f"komi {settings.komi:g}, " if settings.komi else ""
-    clock = (f"{settings.playouts} playouts per move" if settings.playouts else settings.time_control.describe())
+    clock = settings.clock_text()
     tolerance = f" (tolerance {settings.time_tolerance:g} s)" if settings.time_control.limited else ""
     return (f"{settings.game}, size {settings.board_size}, {komi}{settings.games} games per pairing, "
             f"clock: {clock}{tolerance}")

@@ -20,7 +20,7 @@ from typing import Any, Callable, TextIO
 from engine.colour import BLACK, WHITE
 from engine.errors import GameError
 from protocol.controller import ControllerError, EngineError, GtpController
-from protocol.tools.match.records import clip, save_sgf
+from protocol.tools.match.records import RecordsFile, clip, save_sgf
 from protocol.tools.match.referee import Seat, play_game
 from protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
 from protocol.tools.match.results import ResultsFile
@@ -192,9 +192,11 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
     if records:
         reporter.log(f"resuming: {len(records)} of {len(jobs)} games already recorded")
     if sprt_decided(records, settings) or not pending:
+        _records_file(settings, records)
         return MatchResult(records, summarise(records, settings), 0, resumed,
                            sprt_stopped=sprt_decided(records, settings))
     await _preflight(pools[0], settings)
+    collection = _records_file(settings, records)
     stop = asyncio.Event()
     played = 0
 
@@ -223,11 +225,13 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
             reporter.game_finished(number, record)
             if on_record is not None:
                 on_record(record)
-            if settings.sgf_dir:
-                try:
+            try:
+                if settings.sgf_dir:
                     save_sgf(record, settings.sgf_dir)
-                except (OSError, GameError) as error:
-                    reporter.log(f"{job.key}: no SGF written: {error}")
+                if collection is not None:
+                    collection.append(record)
+            except (OSError, GameError) as error:
+                reporter.log(f"{job.key}: no SGF written: {error}")
             reporter.update(records)
             if sprt_decided(records, settings):
                 stop.set()
@@ -237,6 +241,17 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
     reporter.finish()
     return MatchResult(records, summarise(records, settings), played, resumed,
                        sprt_stopped=sprt_decided(records, settings))
+
+
+def _records_file(settings: MatchSettings, records: list[dict[str, Any]]) -> RecordsFile | None:
+    """The match's SGF collection, made again from ``records``; ValueError
+    when it cannot be written."""
+    if not settings.records_path:
+        return None
+    try:
+        return RecordsFile(settings.records_path, records)
+    except (OSError, GameError) as error:
+        raise ValueError(f"cannot write the records file {settings.records_path}: {error}") from None
 
 
 async def _until_done_or_stopped(tasks: list[asyncio.Task[None]], stop: asyncio.Event) -> None:

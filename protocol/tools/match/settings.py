@@ -109,7 +109,10 @@ class MatchSettings:
     """File that collects the engines' stderr lines (default: discarded)."""
     sgf_dir: str | None = None
     """Directory for one SGF file per game, for games that have SGF records
-    (the Amazons; see :func:`protocol.tools.match.records.save_sgf`)."""
+    (see :func:`protocol.tools.match.records.save_sgf`)."""
+    records_path: str | None = None
+    """One SGF collection holding every game of the match, for games that
+    have SGF records (:class:`protocol.tools.match.records.RecordsFile`)."""
 
     def __post_init__(self) -> None:
         names = [engine.name for engine in self.engines]
@@ -168,6 +171,13 @@ class MatchSettings:
         if self.stats_model == "auto":
             return "pentanomial" if self.alternate else "trinomial"
         return self.stats_model
+
+    def clock_text(self) -> str:
+        """The time control for people: ``60 s + 0.5 s/move``, ``no clock``,
+        ``200 playouts per move``."""
+        if self.playouts:
+            return f"{self.playouts} playouts per move"
+        return self.time_control.describe()
 
     def pairings(self) -> list[tuple[str, str]]:
         return list(itertools.combinations([engine.name for engine in self.engines], 2))
