@@ -371,7 +371,8 @@ def test_round_robin_of_three_engines() -> None:
     result = play(match)
     assert len(result.records) == 6
     table = format_summary(result.summaries, match)
-    assert "standings: " in table and table.count(" vs ") >= 3
+    assert "ratings (maximum likelihood over all games, 1 virtual draw per pairing;" in table
+    assert "cross table (points of the row's engine against the column's, of games played)" in table
 
 
 def test_amazons_match_and_sgf_hook(tmp_path: Path) -> None:
@@ -710,7 +711,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.parametrize("args, line", [
-    (["--engine", "x=/nonexistent/a"], "--engine NAME=ENGINE: a round robin needs two or more engines, not 1"),
+    (["--engine", "x=/nonexistent/a"], "--engine NAME=ENGINE: a tournament needs two or more engines, not 1"),
     (["--engine", "x=/nonexistent/a", "--engine", "x=/nonexistent/b"],
      "--engine NAME=ENGINE: engine names must differ; given more than once: x"),
     (["--engine", "/nonexistent/a", "--engine", "y=/nonexistent/b"],
@@ -720,7 +721,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
     (["--engine", "x=tcp:host", "--engine", "y=/nonexistent/b"],
      "--engine NAME=ENGINE: bad engine address 'tcp:host': expected tcp:HOST:PORT"),
     (["--engine", "x=a", "--engine", "y=b", "--engine", "z=c", "--sprt", "0", "10", "0.05", "0.05"],
-     "--sprt ELO0 ELO1 ALPHA BETA: an SPRT needs exactly two engines, not a round robin of 3"),
+     "--sprt ELO0 ELO1 ALPHA BETA: an SPRT needs exactly two engines, not a tournament of 3"),
     (["--black", "a", "--white", "b", "--engine", "x=c"],
      "--engine NAME=ENGINE: use either --black/--white or --engine, not both"),
     (["--black", "/nonexistent/a"],
@@ -869,3 +870,60 @@ def test_a_fault_is_named_in_the_records_comment(tmp_path: Path) -> None:
     record, = play(match).records
     assert "GC[ended by malformed_move of B: '@@ not-a-move' is not a move here: " in record_sgf(record)
     assert "RE[B+F]" in record_sgf(record)
+
+
+# -- tournaments ---------------------------------------------------------------------
+def test_a_gauntlet_plays_the_first_engine_against_each_other_with_colours_balanced() -> None:
+    engines = tuple(EngineEntry(name, EngineSpec.parse(fake("--seed", str(seed))))
+                    for name, seed in (("new", 1), ("old1", 2), ("old2", 3), ("old3", 4)))
+    match = MatchSettings(engines=engines, tournament="gauntlet", size=3, games=2)
+    assert match.pairings() == [("new", "old1"), ("new", "old2"), ("new", "old3")]
+    assert [(job.key, job.black) for job in schedule(match)] == [
+        ("new vs old1 #0", "new"), ("new vs old2 #0", "new"), ("new vs old3 #0", "new"),
+        ("new vs old1 #1", "old1"), ("new vs old2 #1", "old2"), ("new vs old3 #1", "old3")]
+    assert match.identity()["tournament"] == "gauntlet"
+    assert "tournament" not in MatchSettings(engines=engines).identity()  # older files stay resumable
+    result = play(match)
+    assert sorted(r["key"] for r in result.records) == sorted(job.key for job in schedule(match))
+    table = format_summary(result.summaries, match)
+    assert [line.split()[0] for line in table.splitlines() if line.endswith(("x", "/2", "/6"))][-4:] == [
+        "new", "old1", "old2", "old3"]
+    with pytest.raises(ValueError, match="unknown tournament 'swiss'"):
+        MatchSettings(engines=engines, tournament="swiss")
+
+
+def _synthetic(first: str, second: str, results: str) -> list[dict]:
+    """Records of one pairing from a string of results from ``first``'s side
+    (``1`` win, ``=`` draw, ``0`` loss), colours alternating."""
+    records = []
+    for number, mark in enumerate(results):
+        black = first if number % 2 == 0 else second
+        winner = {"1": first, "0": second, "=": None}[mark]
+        records.append({"key": f"{first} vs {second} #{number}", "pairing": [first, second], "round": number,
+                        "black": black, "white": second if black == first else first, "winner_engine": winner,
+                        "reason": "score", "fault": None, "score_disagreements": [],
+                        "moves": [{"colour": "black", "move": "S43", "seconds": 0.5}]})
+    return records
+
+
+def test_rating_list_and_cross_table_of_a_round_robin() -> None:
+    from protocol.tools.match.report import format_cross_table, format_rating_list
+
+    engines = tuple(EngineEntry(name, EngineSpec.parse("x")) for name in ("A", "B", "C"))
+    match = MatchSettings(engines=engines, games=4, rating_prior=0)
+    # The cycle of tests/test_ratings.py: everybody even.
+    records = _synthetic("A", "B", "1101") + _synthetic("A", "C", "0100") + _synthetic("B", "C", "1=1=")
+    summaries = summarise(records, match)
+    assert format_rating_list(summaries, match) == [
+        "ratings (maximum likelihood over all games; Elo relative to the average, 95% interval; "
+        "LOS: likelihood of superiority over the next engine)",
+        "rank  engine    Elo  [95%]         games   score     LOS",
+        "   1  A           0  [-161, +161]      8   50.0%   50.0%",
+        "   2  B           0  [-161, +161]      8   50.0%   50.0%",
+        "   3  C           0  [-161, +161]      8   50.0%"]
+    assert format_cross_table(summaries, match) == [
+        "cross table (points of the row's engine against the column's, of games played)",
+        "             A       B       C   total",
+        "A            x     3/4     1/4     4/8",
+        "B          1/4       x     3/4     4/8",
+        "C          3/4     1/4       x     4/8"]

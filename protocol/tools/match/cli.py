@@ -27,7 +27,7 @@ from protocol.tools.match.report import format_summary
 from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
 from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
-                                           PLAYOUTS_PLACEHOLDER, EngineEntry, MatchSettings,
+                                           PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
                                            has_playouts_placeholder, read_openings)
 
 OPT_BLACK = "--black [NAME=]ENGINE"
@@ -52,6 +52,7 @@ OPT_ENGINE_STDERR = "--engine-stderr FILE"
 OPT_MAX_RESPONSE = "--max-response-bytes N"
 OPT_SGF_DIR = "--sgf-dir DIR"
 OPT_RECORDS = "--records FILE"
+OPT_RATING_PRIOR = "--rating-prior DRAWS"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
 
@@ -75,7 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          "plays black in even rounds")
     engines.add_argument("--white", metavar="[NAME=]ENGINE", help="second engine (named B unless NAME= is given)")
     engines.add_argument("--engine", metavar="NAME=ENGINE", action="append", default=[],
-                         help="an engine by name; give two or more for a round robin (instead of --black/--white)")
+                         help="an engine by name; give two or more for a tournament (instead of --black/--white)")
+    engines.add_argument("--tournament", choices=TOURNAMENTS, default=ROUND_ROBIN,
+                         help="round-robin: every pair of engines plays (default); gauntlet: the first engine "
+                              "plays each of the others")
     game = parser.add_argument_group("games")
     game.add_argument("--game", choices=games(), default=games()[0])
     game.add_argument("--size", metavar="N", help="board size (rings for *Star); default per game")
@@ -108,6 +112,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="stop early when the sequential test decides")
     run.add_argument("--sprt-model", choices=("logistic", "bayeselo"), default="logistic",
                      help="Elo model of the SPRT: fishtest's logistic (default) or cutechess-cli's bayeselo")
+    run.add_argument("--rating-prior", metavar="DRAWS",
+                     help="virtual draws per pairing in the joint rating list (default 1; 0: plain maximum "
+                          "likelihood, no finite rating for a perfect score)")
     run.add_argument("--stats", choices=("auto", "trinomial", "pentanomial"), default="auto",
                      help="sampling model: pentanomial counts colour-swapped game pairs (auto: when alternating)")
     run.add_argument("--no-score-check", dest="check_scores", action="store_false",
@@ -216,7 +223,7 @@ def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
             raise ValueError(f"{OPT_ENGINE}: use either --black/--white or --engine, not both")
         entries = [entry(OPT_ENGINE, text, None) for text in args.engine]
         if len(entries) < 2:
-            raise ValueError(f"{OPT_ENGINE}: a round robin needs two or more engines, not {len(entries)}")
+            raise ValueError(f"{OPT_ENGINE}: a tournament needs two or more engines, not {len(entries)}")
         option = OPT_ENGINE
     else:
         if not (args.black and args.white):
@@ -288,6 +295,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     komi = _number(OPT_KOMI, args.komi, 0.0)
     games_per_pairing = _whole_number(OPT_GAMES, args.games, 2, 1)
     concurrency = _whole_number(OPT_CONCURRENCY, args.concurrency, 1, 1)
+    rating_prior = _number(OPT_RATING_PRIOR, args.rating_prior, 1.0, minimum=0.0, unit=" of draws")
     playouts = _whole_number(OPT_PLAYOUTS, args.playouts, None, 1)
     time_control = _time_control(args)
     if playouts is not None and time_control.limited:
@@ -311,7 +319,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         except ValueError as error:
             raise ValueError(f"{OPT_SPRT}: {error}") from None
         if len(entries) != 2:
-            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a round robin of {len(entries)}")
+            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a tournament of {len(entries)}")
         if args.sprt_model == "bayeselo" and (args.stats == "pentanomial" or
                                               (args.stats == "auto" and args.alternate)):
             raise ValueError("--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)")
@@ -347,7 +355,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     if sgf_dir:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
-        engines=tuple(entries), game=args.game, size=size, komi=komi, games=games_per_pairing,
+        engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size, komi=komi, games=games_per_pairing,
         alternate=args.alternate, openings=openings, time_control=time_control,
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,

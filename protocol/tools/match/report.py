@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from protocol.ratings import NoRatingFit, Rating, fit_ratings
 from protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
 from protocol.tools.match.settings import MatchSettings
 
@@ -143,7 +144,7 @@ def format_summary(summaries: list[PairingSummary], settings: MatchSettings) -> 
     for s in summaries:
         lines += _pairing_notes(s, settings)
     if len(settings.engines) > 2:
-        lines += ["", _standings(summaries)]
+        lines += ["", *format_rating_list(summaries, settings), "", *format_cross_table(summaries, settings)]
     return "\n".join(lines)
 
 
@@ -166,16 +167,65 @@ def _pairing_notes(s: PairingSummary, settings: MatchSettings) -> list[str]:
     return lines
 
 
-def _standings(summaries: list[PairingSummary]) -> str:
-    """Points per engine over all its pairings (a round robin), best first."""
-    points: Counter[str] = Counter()
-    played: Counter[str] = Counter()
+def rating_list(summaries: list[PairingSummary], settings: MatchSettings) -> list[Rating]:
+    """The joint maximum-likelihood rating list over every game of the
+    match (:func:`protocol.ratings.fit_ratings`); NoRatingFit when the games
+    do not determine one."""
+    results = [(s.first, s.second, s.tally.points, s.tally.games) for s in summaries if s.tally.games]
+    if not results:
+        raise NoRatingFit("no games yet")
+    return fit_ratings(results, prior_draws=settings.rating_prior)
+
+
+def format_rating_list(summaries: list[PairingSummary], settings: MatchSettings) -> list[str]:
+    """The rating list as a table, strongest first."""
+    prior = settings.rating_prior
+    with_prior = f", {prior:g} virtual draw{'' if prior == 1 else 's'} per pairing" if prior else ""
+    lines = [f"ratings (maximum likelihood over all games{with_prior}; Elo relative to the average, 95% "
+             f"interval; LOS: likelihood of superiority over the next engine)"]
+    try:
+        ratings = rating_list(summaries, settings)
+    except NoRatingFit as error:
+        return lines + [f"  {error}"]
+    width = max(len("engine"), *(len(r.name) for r in ratings))
+    lines.append(f"{'rank':>4}  {'engine':<{width}}  {'Elo':>5}  {'[95%]':<13} {'games':>5}  {'score':>6}  {'LOS':>6}")
+    for rank, r in enumerate(ratings, 1):
+        interval = f"[{_elo_text(r.low)}, {_elo_text(r.high)}]"
+        score = _percent(r.points / r.games if r.games else math.nan)
+        los = "" if r.los_next is None else f"{100 * r.los_next:.1f}%"
+        lines.append(f"{rank:>4}  {r.name:<{width}}  {_elo_text(r.elo):>5}  {interval:<13} {r.games:>5}  "
+                     f"{score:>5}%  {los:>6}".rstrip())
+    return lines
+
+
+def cross_table(summaries: list[PairingSummary]) -> dict[str, dict[str, tuple[float, int]]]:
+    """``table[a][b]``: the points ``a`` scored against ``b`` and the games
+    they played, for every pairing that played."""
+    table: dict[str, dict[str, tuple[float, int]]] = {}
     for s in summaries:
-        points[s.first] += s.tally.points
-        points[s.second] += s.tally.games - s.tally.points
-        played[s.first] += s.tally.games
-        played[s.second] += s.tally.games
-    return "standings: " + ", ".join(f"{name} {points[name]:g}/{played[name]}" for name, _ in points.most_common())
+        games, points = s.tally.games, s.tally.points
+        table.setdefault(s.first, {})[s.second] = (points, games)
+        table.setdefault(s.second, {})[s.first] = (games - points, games)
+    return table
+
+
+def format_cross_table(summaries: list[PairingSummary], settings: MatchSettings) -> list[str]:
+    """Points scored by each row's engine against each column's, and each
+    engine's total."""
+    names = [engine.name for engine in settings.engines]
+    table = cross_table(summaries)
+    cells = {a: {b: (f"{table[a][b][0]:g}/{table[a][b][1]}" if b in table.get(a, {}) else
+                     "x" if a == b else "")
+                 for b in names} for a in names}
+    width = max(6, *(len(name) for name in names), *(len(c) for row in cells.values() for c in row.values()))
+    lines = ["cross table (points of the row's engine against the column's, of games played)",
+             " " * width + "".join(f"  {name:>{width}}" for name in names) + f"  {'total':>{width}}"]
+    for a in names:
+        points = sum(p for p, _ in table.get(a, {}).values())
+        games = sum(g for _, g in table.get(a, {}).values())
+        lines.append(f"{a:<{width}}" + "".join(f"  {cells[a][b]:>{width}}" for b in names)
+                     + f"  {f'{points:g}/{games}':>{width}}")
+    return lines
 
 
 def outcome_text(record: dict[str, Any]) -> str:

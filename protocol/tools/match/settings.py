@@ -36,6 +36,11 @@ PLAYOUTS_PLACEHOLDER = "{playouts}"
 SLOT_PLACEHOLDER = "{slot}"
 """Replaced by the worker slot's number in engine commands."""
 
+ROUND_ROBIN = "round-robin"
+GAUNTLET = "gauntlet"
+TOURNAMENTS = (ROUND_ROBIN, GAUNTLET)
+"""The kinds of tournament: every pair plays, or the first engine plays each other one."""
+
 _ENGINE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 
@@ -73,12 +78,16 @@ def has_playouts_placeholder(engines: tuple[EngineEntry, ...] | list[EngineEntry
 class MatchSettings:
     """Everything that defines a match. Only ``engines`` is required.
 
-    With two engines the match is a head-to-head; with more, every pair plays
-    ``games`` games (round robin). The first engine of each pairing plays
+    With two engines the match is a head-to-head; with more, every pairing
+    (:meth:`pairings`: all pairs, or the first engine with each other one in a
+    gauntlet) plays ``games`` games. The first engine of each pairing plays
     black in even rounds; colours alternate unless ``alternate`` is False.
     """
 
     engines: tuple[EngineEntry, ...]
+    tournament: str = ROUND_ROBIN
+    """Who plays whom: ``round-robin`` (every pair) or ``gauntlet`` (the
+    first engine against each of the others)."""
     game: str = field(default_factory=_default_game)
     """The game's name (:func:`engine.games.games`); the first game by default."""
     size: int | None = None
@@ -99,6 +108,10 @@ class MatchSettings:
     """Fixed-playouts mode: no clock, and ``{playouts}`` in engine commands is
     replaced by this number (see :meth:`engine_spec`)."""
     concurrency: int = 1
+    rating_prior: float = 1.0
+    """Virtual draws added to every pairing that played in the joint rating
+    fit (:func:`protocol.ratings.fit_ratings`), so that perfect scores get
+    finite ratings; 0 for the plain maximum-likelihood fit."""
     sprt: Sprt | None = None
     stats_model: str = "auto"
     """``trinomial``, ``pentanomial``, or ``auto`` (pentanomial when alternating)."""
@@ -120,6 +133,10 @@ class MatchSettings:
             raise ValueError("a match needs at least two engines")
         if len(set(names)) != len(names):
             raise ValueError(f"engine names must differ: {', '.join(names)}")
+        if self.tournament not in TOURNAMENTS:
+            raise ValueError(f"unknown tournament {self.tournament!r} (known: {', '.join(TOURNAMENTS)})")
+        if not (math.isfinite(self.rating_prior) and self.rating_prior >= 0):
+            raise ValueError(f"the rating prior must be a finite number of draws >= 0, not {self.rating_prior!r}")
         if self.game not in games():
             raise ValueError(f"unknown game {self.game!r} (known: {', '.join(games())})")
         if self.games < 1 or self.concurrency < 1:
@@ -180,7 +197,12 @@ class MatchSettings:
         return self.time_control.describe()
 
     def pairings(self) -> list[tuple[str, str]]:
-        return list(itertools.combinations([engine.name for engine in self.engines], 2))
+        """The pairings in schedule order, first engine first: all pairs in a
+        round robin, the first engine with each other one in a gauntlet."""
+        names = [engine.name for engine in self.engines]
+        if self.tournament == GAUNTLET:
+            return [(names[0], other) for other in names[1:]]
+        return list(itertools.combinations(names, 2))
 
     def engine(self, name: str) -> EngineEntry:
         return next(engine for engine in self.engines if engine.name == name)
@@ -204,7 +226,7 @@ class MatchSettings:
         """The settings that decide what a recorded game means; a results file
         can only be resumed by a match with the same identity. The number of
         games, concurrency, SPRT and timeouts may change between runs."""
-        return {
+        identity: dict[str, Any] = {
             "game": self.game,
             "size": self.board_size,
             "komi": self.komi,
@@ -214,6 +236,9 @@ class MatchSettings:
             "time_control": self.time_control.to_json(),
             "playouts": self.playouts,
         }
+        if self.tournament != ROUND_ROBIN:  # files of round robins from before gauntlets stay resumable
+            identity["tournament"] = self.tournament
+        return identity
 
 
 @dataclass(frozen=True)
