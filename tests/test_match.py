@@ -927,3 +927,83 @@ def test_rating_list_and_cross_table_of_a_round_robin() -> None:
         "A            x     3/4     1/4     4/8",
         "B          1/4       x     3/4     4/8",
         "C          3/4     1/4       x     4/8"]
+
+
+# -- the engines file ---------------------------------------------------------------
+def test_engines_come_from_a_toml_file_by_name(tmp_path: Path, monkeypatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.tools.match.settings import read_engines_file
+
+    config = tmp_path / "engines.toml"
+    engine_directory = Path(FAKE_ENGINE).parent
+    config.write_text(f"""
+[engines.first]
+command = [{json.dumps(sys.executable)}, "fake_engine.py", "--seed", "1"]
+directory = {json.dumps(str(engine_directory))}
+options = {{ rave = false, playouts = 300 }}
+
+[engines.second]
+command = {json.dumps(fake("--seed", "2"))}
+
+[engines.remote]
+command = "tcp:127.0.0.1:5000"
+""")
+    engines = read_engines_file(str(config))
+    assert list(engines) == ["first", "second", "remote"]
+    first = engines["first"]
+    assert (first.spec.argv, first.directory, first.options) == (
+        (sys.executable, "fake_engine.py", "--seed", "1"), str(engine_directory),
+        (("rave", "off"), ("playouts", "300")))
+    assert engines["remote"].spec.address == ("127.0.0.1", 5000)
+    assert engines["second"].identity() == fake("--seed", "2")
+    assert first.identity() == {"command": shlex.join(first.spec.argv), "directory": str(engine_directory),
+                                "options": {"rave": "off", "playouts": "300"}}
+    # Chosen by name: the relative command runs in its directory, the options are sent.
+    monkeypatch.chdir(tmp_path)
+    debug = tmp_path / "debug.log"
+    code = main(["match", "--engines-file", str(config), "--black", "first", "--white", "second", "--size", "3",
+                 "--games", "2", "--results", "r.jsonl", "--debug", str(debug), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    header, records = read_results(str(tmp_path / "r.jsonl"))
+    assert header["settings"]["engines"]["first"] == first.identity()
+    assert [r["reason"] for r in records] == ["score", "score"]
+    sent = [line.split(" > ", 1)[1] for line in debug.read_text().splitlines() if "first (slot 0) > " in line]
+    assert sent[2:4] == ["3 stargtp-param rave off", "4 stargtp-param playouts 300"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[engines.a]\ncomand = 'x'\n", "engine 'a': unknown key 'comand' (known: command, directory, options)"),
+    ("[engines.a]\ndirectory = '.'\n", "engine 'a': expected command = a command line, a list of words or "
+                                       "tcp:HOST:PORT"),
+    ("[engines.'a b']\ncommand = 'x'\n", "engine 'a b': use 1 to 40 letters, digits, '_', '.' or '-' in engine names"),
+    ("[engines.a]\ncommand = 'x'\ndirectory = 'missing'\n", "engine 'a': directory {tmp}/missing does not exist"),
+    ("[engines.a]\ncommand = 'tcp:h:1'\ndirectory = '.'\n",
+     "engine 'a': directory must be a path, and only for a command"),
+    ("[engines.a]\ncommand = 'x'\noptions = { a = [1] }\n",
+     "engine 'a': expected options = { NAME = VALUE, ... } with plain values"),
+    ("[engines.a]\ncommand = 'x'\noptions = { a = 'two words' }\n",
+     "engine 'a': option a = 'two words': names and values are single words"),
+    ("[engine.a]\ncommand = 'x'\n", "no [engines.NAME] tables"),
+    ("[engines.a\n", "not TOML: "),
+])
+def test_a_bad_engines_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                        message: str) -> None:
+    config = tmp_path / "engines.toml"
+    config.write_text(text)
+    code, err = _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "b=x"], capsys)
+    assert code == 2
+    assert err.startswith(f"stargtp match: --engines-file FILE: {config}: {message.replace('{tmp}', str(tmp_path))}")
+
+
+def test_an_engine_missing_from_the_file_or_refusing_an_option(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "engines.toml"
+    config.write_text(f"[engines.a]\ncommand = {json.dumps(fake())}\noptions = {{ bad = 1 }}\n"
+                      f"[engines.b]\ncommand = {json.dumps(fake())}\n")
+    assert _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "c"], capsys) == (
+        2, f"stargtp match: --engine NAME=ENGINE: no engine 'c' in {config} (it has a, b)\n")
+    code, err = _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "b", "--size", "3",
+                          "--results", str(tmp_path / "r.jsonl")], capsys)
+    assert code == 2 and err.endswith("engine a (" + fake() + ") is not usable: a: option bad = 1: "
+                                      "unknown parameter bad\n"), err

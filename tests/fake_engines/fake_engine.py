@@ -129,6 +129,10 @@ class FakeEngine:
             if self.options.mode == "badscore":
                 result = "W+99" if not result.startswith("W") else "B+99"
             return True, result
+        if name == "stargtp-param":
+            if len(args) == 2 and args[0] == "bad":
+                return False, "unknown parameter bad"
+            return True, ""
         if name == "quit":
             return True, ""
         return False, "unknown command"
@@ -187,7 +191,7 @@ class FakeEngine:
 
 COMMANDS = ("protocol_version", "name", "version", "list_commands", "known_command", "game",
             "boardsize", "clear_board", "komi", "play", "genmove", "final_score", "time_settings",
-            "time_left", "kgs-time_settings", "quit")
+            "time_left", "kgs-time_settings", "stargtp-param", "quit")
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import asyncio
 import datetime
 import math
 import os
+import re
 import sys
 from typing import TextIO
 
@@ -28,7 +29,7 @@ from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
 from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
                                            PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
-                                           has_playouts_placeholder, read_openings)
+                                           has_playouts_placeholder, read_engines_file, read_openings)
 
 OPT_BLACK = "--black [NAME=]ENGINE"
 OPT_WHITE = "--white [NAME=]ENGINE"
@@ -53,6 +54,7 @@ OPT_MAX_RESPONSE = "--max-response-bytes N"
 OPT_SGF_DIR = "--sgf-dir DIR"
 OPT_RECORDS = "--records FILE"
 OPT_RATING_PRIOR = "--rating-prior DRAWS"
+OPT_ENGINES_FILE = "--engines-file FILE"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
 
@@ -77,6 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engines.add_argument("--white", metavar="[NAME=]ENGINE", help="second engine (named B unless NAME= is given)")
     engines.add_argument("--engine", metavar="NAME=ENGINE", action="append", default=[],
                          help="an engine by name; give two or more for a tournament (instead of --black/--white)")
+    engines.add_argument("--engines-file", metavar="FILE",
+                         help="TOML file of engines ([engines.NAME] with command, directory, options); "
+                              "--engine NAME, --black NAME and --white NAME then pick them by name")
     engines.add_argument("--tournament", choices=TOURNAMENTS, default=ROUND_ROBIN,
                          help="round-robin: every pair of engines plays (default); gauntlet: the first engine "
                               "plays each of the others")
@@ -211,8 +216,27 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+def _configured_engines(path: str | None) -> dict[str, EngineEntry]:
+    """The engines of ``--engines-file``, by name (none without one)."""
+    if path is None:
+        return {}
+    try:
+        return read_engines_file(path)
+    except OSError as error:
+        raise ValueError(f"{OPT_ENGINES_FILE}: cannot read {path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise ValueError(f"{OPT_ENGINES_FILE}: {error}") from None
+
+
 def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
+    configured = _configured_engines(args.engines_file)
+
     def entry(option: str, text: str, default_name: str | None) -> EngineEntry:
+        if text in configured:
+            return configured[text]
+        if configured and re.fullmatch(r"[A-Za-z0-9_.-]+", text):
+            raise ValueError(f"{option}: no engine {text!r} in {args.engines_file} "
+                             f"(it has {', '.join(configured)})")
         try:
             return EngineEntry.parse(text, default_name)
         except ValueError as error:

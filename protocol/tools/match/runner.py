@@ -19,7 +19,7 @@ from typing import Any, Callable, TextIO
 
 from engine.colour import BLACK, WHITE
 from engine.errors import GameError
-from protocol.controller import ControllerError, EngineError, GtpController
+from protocol.controller import ControllerError, EngineError, GtpController, ProtocolError
 from protocol.tools.match.records import RecordsFile, clip, save_sgf
 from protocol.tools.match.referee import Seat, play_game
 from protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
@@ -67,10 +67,12 @@ class EnginePool:
                 sink.write(f"[{name} slot {self.slot}] {line}\n")
                 sink.flush()
 
+        entry = self.settings.engine(name)
+        place = {"cwd": entry.directory} if entry.directory is not None and spec.argv is not None else {}
         controller = await GtpController.open(spec, command_timeout=self.settings.command_timeout,
                                               max_response_bytes=self.settings.max_response_bytes,
                                               on_stderr_line=on_line if sink is not None else None,
-                                              description=name)
+                                              description=name, **place)
         if self.debug_sink is not None:
             controller.on_traffic = self._debug_logger(name)
         try:
@@ -81,6 +83,11 @@ class EnginePool:
                 except EngineError:
                     pass
             self.identities[name] = clip(" ".join(p for p in parts if p), 80) or name
+            for option, value in entry.options:
+                try:
+                    await controller.send(f"stargtp-param {option} {value}")
+                except EngineError as error:
+                    raise ProtocolError(f"{name}: option {option} = {value}: {error.message}") from None
         except ControllerError:
             await controller.close()
             raise

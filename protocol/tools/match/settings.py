@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
+import shlex
+import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -54,6 +57,18 @@ class EngineEntry:
 
     name: str
     spec: EngineSpec
+    directory: str | None = None
+    """The working directory a command is started in (None: the runner's)."""
+    options: tuple[tuple[str, str], ...] = ()
+    """``(NAME, VALUE)`` settings sent as ``stargtp-param NAME VALUE`` after
+    the engine starts (the engine must know ``stargtp-param``)."""
+
+    def identity(self) -> str | dict[str, Any]:
+        """What the results file records of this engine: its command (or
+        address), with its directory and options when it has them."""
+        if self.directory is None and not self.options:
+            return self.spec.text
+        return {"command": self.spec.text, "directory": self.directory, "options": dict(self.options)}
 
     @classmethod
     def parse(cls, text: str, default_name: str | None = None) -> "EngineEntry":
@@ -230,7 +245,7 @@ class MatchSettings:
             "game": self.game,
             "size": self.board_size,
             "komi": self.komi,
-            "engines": {engine.name: engine.spec.text for engine in self.engines},
+            "engines": {engine.name: engine.identity() for engine in self.engines},
             "alternate": self.alternate,
             "openings": [list(opening) for opening in self.openings],
             "time_control": self.time_control.to_json(),
@@ -313,3 +328,80 @@ def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ..
     if not openings:
         raise ValueError(f"{path}: no openings")
     return tuple(openings)
+
+
+ENGINE_FILE_KEYS = ("command", "directory", "options")
+
+
+def read_engines_file(path: str) -> dict[str, EngineEntry]:
+    """The engines of a TOML configuration file, by name::
+
+        [engines.uct]
+        command = "stargtp serve --player uct --playouts {playouts} --seed 1{slot}"
+        directory = "engines/uct"          # optional; relative to this file
+        options = { exploration = 0.8 }   # optional; sent as stargtp-param
+
+        [engines.remote]
+        command = "tcp:127.0.0.1:5000"
+
+    ``command`` is a command line (split like a shell would) or a list of
+    words, or a ``tcp:HOST:PORT`` address. OSError when the file cannot be
+    read, ValueError (naming the file and the engine) for anything else."""
+    with open(path, "rb") as stream:
+        try:
+            data = tomllib.load(stream)
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path}: not TOML: {error}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not UTF-8 text") from None
+    table = data.get("engines")
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"{path}: no [engines.NAME] tables")
+    extra = sorted(set(data) - {"engines"})
+    if extra:
+        raise ValueError(f"{path}: unknown table or key {extra[0]!r} (only [engines.NAME] tables)")
+    base = os.path.dirname(os.path.abspath(path))
+    return {name: _engine_from_table(path, base, name, value) for name, value in table.items()}
+
+
+def _engine_from_table(path: str, base: str, name: str, table: Any) -> EngineEntry:
+    where = f"{path}: engine {name!r}"
+    if not _ENGINE_NAME.match(name):
+        raise ValueError(f"{where}: use 1 to 40 letters, digits, '_', '.' or '-' in engine names")
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: expected a table [engines.{name}]")
+    unknown = sorted(set(table) - set(ENGINE_FILE_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(ENGINE_FILE_KEYS)})")
+    command = table.get("command")
+    if isinstance(command, list) and command and all(isinstance(word, str) for word in command):
+        spec = EngineSpec(text=shlex.join(command), argv=tuple(command))
+    elif isinstance(command, str):
+        try:
+            spec = EngineSpec.parse(command)
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
+    else:
+        raise ValueError(f"{where}: expected command = a command line, a list of words or tcp:HOST:PORT")
+    directory = table.get("directory")
+    if directory is not None:
+        if not isinstance(directory, str) or spec.argv is None:
+            raise ValueError(f"{where}: directory must be a path, and only for a command")
+        directory = os.path.normpath(os.path.join(base, directory))
+        if not os.path.isdir(directory):
+            raise ValueError(f"{where}: directory {directory} does not exist")
+    options = table.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int, float, bool)) for v in options.values()):
+        raise ValueError(f"{where}: expected options = {{ NAME = VALUE, ... }} with plain values")
+    texts = tuple((key, _option_text(value)) for key, value in options.items())
+    for key, value in texts:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", key) or not re.fullmatch(r"[^\s#]+", value):
+            raise ValueError(f"{where}: option {key} = {value!r}: names and values are single words")
+    return EngineEntry(name, spec, directory, texts)
+
+
+def _option_text(value: str | int | float | bool) -> str:
+    """A TOML value as the protocol writes it: ``on``/``off`` for booleans."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
