@@ -684,6 +684,12 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--game", "chess"], "argument --game: invalid choice: 'chess' (choose from 'star', 'amazons')"),
     (["--komi", "nan"], "--komi K: expected a finite number, not 'nan'"),
     (["--komi=-inf"], "--komi K: expected a finite number, not '-inf'"),
+    (["--random-openings", "0"], f"--random-openings PLIES: {NOT_A_NUMBER} '0'"),
+    (["--random-openings", "2", "--openings-seed", "x"], "--openings-seed N: expected a whole number, not 'x'"),
+    (["--random-openings", "60"], "--random-openings PLIES: no random opening of 60 plies leaves a game to play "
+                                  "on this board"),
+    (["--random-openings", "2", "--openings", "{tmp}/book"],
+     "--random-openings PLIES: choose random openings or --openings FILE, not both"),
     # statistics
     (["--sprt", "0", "inf", "0.05", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'inf'"),
     (["--sprt", "0", "10", "five", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'five'"),
@@ -701,6 +707,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
     (tmp_path / "file").write_text("not a results file\n")
     (tmp_path / "file-sgf").write_text("in the way of the SGF directory\n")
     (tmp_path / "notes.sgf").write_text("my notes\n")
+    (tmp_path / "book").write_text("S43\n")
     (tmp_path / "binary").write_bytes(b"\xff\xfe\x00S43")
     (tmp_path / "empty").write_text("# nothing\n")
     (tmp_path / "illegal").write_text("S43 S43\n")
@@ -1007,3 +1014,30 @@ def test_an_engine_missing_from_the_file_or_refusing_an_option(tmp_path: Path,
                           "--results", str(tmp_path / "r.jsonl")], capsys)
     assert code == 2 and err.endswith("engine a (" + fake() + ") is not usable: a: option bad = 1: "
                                       "unknown parameter bad\n"), err
+
+
+# -- random openings ----------------------------------------------------------------
+def test_random_openings_are_seeded_legal_and_played_with_both_colours() -> None:
+    from protocol.tools.match.settings import random_opening
+
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=4, random_openings=3, openings_seed=7)
+    records = play(match).records
+    assert [(r["round"], r["black"], r["opening"]["index"]) for r in records] == [
+        (0, "A", 0), (1, "B", 0), (2, "A", 1), (3, "B", 1)]
+    for record in records:
+        opening = random_opening("star", 3, 0.0, 3, 7, record["opening"]["index"])
+        assert record["opening"]["moves"] == list(opening) and len(opening) == 3 and "pass" not in opening
+        assert [m["move"] for m in record["moves"][:3]] == list(opening)
+        assert all(m["seconds"] is None for m in record["moves"][:3])
+        replay_is_legal(record)
+    assert records[0]["opening"] != records[2]["opening"]  # a new opening for each pair
+    # The same seed gives the same openings, another seed others; the seed is part of the match.
+    assert random_opening("star", 3, 0.0, 3, 7, 1) == tuple(records[2]["opening"]["moves"])
+    assert [random_opening("star", 3, 0.0, 3, 8, n) for n in range(2)] != [
+        tuple(records[n]["opening"]["moves"]) for n in (0, 2)]
+    assert match.identity()["random_openings"] == {"plies": 3, "seed": 7}
+    amazons = random_opening("amazons", 6, 0.0, 4, 1, 0)
+    replay = new_position("amazons", 6)
+    for text in amazons:
+        replay.play(replay.parse_move(text))
+    assert len(replay.history) == 4 and not replay.is_over()

@@ -29,7 +29,8 @@ from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
 from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
                                            PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
-                                           has_playouts_placeholder, read_engines_file, read_openings)
+                                           has_playouts_placeholder, random_opening, read_engines_file,
+                                           read_openings)
 
 OPT_BLACK = "--black [NAME=]ENGINE"
 OPT_WHITE = "--white [NAME=]ENGINE"
@@ -55,6 +56,8 @@ OPT_SGF_DIR = "--sgf-dir DIR"
 OPT_RECORDS = "--records FILE"
 OPT_RATING_PRIOR = "--rating-prior DRAWS"
 OPT_ENGINES_FILE = "--engines-file FILE"
+OPT_RANDOM_OPENINGS = "--random-openings PLIES"
+OPT_OPENINGS_SEED = "--openings-seed N"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
 
@@ -94,6 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="the first engine always plays black")
     game.add_argument("--openings", metavar="FILE", help="opening move lists, one per line; each is played twice, "
                       "colours swapped")
+    game.add_argument("--random-openings", metavar="PLIES",
+                      help="a seeded random opening of PLIES legal moves for each pair of games, played "
+                           "with colours swapped (instead of --openings)")
+    game.add_argument("--openings-seed", metavar="N", help="seed of --random-openings (default 1)")
     clock = parser.add_argument_group("time control")
     clock.add_argument("--time", metavar="MAIN[+INC]", help="main time and Fischer increment, seconds")
     clock.add_argument("--byoyomi", metavar="SECONDS[xPERIODS]", help="Japanese byo-yomi after main time")
@@ -358,6 +365,15 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
             raise ValueError(f"{OPT_OPENINGS}: {args.openings} is not UTF-8 text") from None
         except (ValueError, GameError) as error:
             raise ValueError(f"{OPT_OPENINGS}: {error}") from None
+    random_openings = _whole_number(OPT_RANDOM_OPENINGS, args.random_openings, 0, 1)
+    openings_seed = _whole_number(OPT_OPENINGS_SEED, args.openings_seed, 1, None)
+    if random_openings and args.openings:
+        raise ValueError(f"{OPT_RANDOM_OPENINGS}: choose random openings or {OPT_OPENINGS}, not both")
+    if random_openings:
+        try:
+            random_opening(args.game, size_value, komi, random_openings, openings_seed, 0)
+        except GameError as error:
+            raise ValueError(f"{OPT_RANDOM_OPENINGS}: {error}") from None
     results = args.results or default_results_path(entries)
     _file_to_write(OPT_RESULTS, results)
     logs = ((OPT_ENGINE_STDERR, args.engine_stderr, "the engines' stderr"), (OPT_DEBUG, args.debug, "the debug log"))
@@ -380,7 +396,8 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
         engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size, komi=komi, games=games_per_pairing,
-        alternate=args.alternate, openings=openings, time_control=time_control,
+        alternate=args.alternate, openings=openings, random_openings=random_openings,
+        openings_seed=openings_seed, time_control=time_control,
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
         concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,

@@ -12,10 +12,12 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import random
 import re
 import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import GameError, IllegalMove
@@ -113,6 +115,11 @@ class MatchSettings:
     alternate: bool = True
     openings: tuple[tuple[str, ...], ...] = ()
     """Move lists, each played twice with colours swapped (when alternating)."""
+    random_openings: int = 0
+    """Plies of a seeded random opening for each colour-swapped pair of games
+    (:func:`random_opening`); 0 for none. Excludes ``openings``."""
+    openings_seed: int = 1
+    """The seed of the random openings."""
     time_control: TimeControl = field(default_factory=TimeControl)
     time_tolerance: float = DEFAULT_TIME_TOLERANCE
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
@@ -181,10 +188,16 @@ class MatchSettings:
             raise ValueError(f"komi must be a finite number, not {self.komi!r}")
         if self.max_response_bytes < 1:
             raise ValueError("max_response_bytes must be at least 1")
+        if self.random_openings < 0:
+            raise ValueError("random openings need a number of plies >= 0")
+        if self.random_openings and self.openings:
+            raise ValueError("random openings and an openings file exclude each other")
         try:
             self.rules.new_position(self.board_size)
             for opening in self.openings:
                 replay_opening(self.rules, self.board_size, opening)
+            if self.random_openings:
+                self.opening(0)
         except GameError as error:
             raise ValueError(str(error)) from None
 
@@ -203,6 +216,18 @@ class MatchSettings:
         if self.stats_model == "auto":
             return "pentanomial" if self.alternate else "trinomial"
         return self.stats_model
+
+    def opening(self, step: int) -> tuple[int | None, tuple[str, ...]]:
+        """``(index, moves)`` of the opening of the ``step``-th game pair (or
+        game, without alternation): from the openings file, cycling, or the
+        seeded random opening number ``step``; ``(None, ())`` for none."""
+        if self.random_openings:
+            return step, random_opening(self.game, self.board_size, self.komi, self.random_openings,
+                                        self.openings_seed, step)
+        if self.openings:
+            index = step % len(self.openings)
+            return index, self.openings[index]
+        return None, ()
 
     def clock_text(self) -> str:
         """The time control for people: ``60 s + 0.5 s/move``, ``no clock``,
@@ -251,8 +276,11 @@ class MatchSettings:
             "time_control": self.time_control.to_json(),
             "playouts": self.playouts,
         }
-        if self.tournament != ROUND_ROBIN:  # files of round robins from before gauntlets stay resumable
+        # Only when set, so that files from before these settings stay resumable:
+        if self.tournament != ROUND_ROBIN:
             identity["tournament"] = self.tournament
+        if self.random_openings:
+            identity["random_openings"] = {"plies": self.random_openings, "seed": self.openings_seed}
         return identity
 
 
@@ -280,12 +308,7 @@ def schedule(settings: MatchSettings) -> list[GameJob]:
     for round_number in range(settings.games):
         for first, second in settings.pairings():
             swapped = settings.alternate and round_number % 2 == 1
-            opening_index = None
-            opening: tuple[str, ...] = ()
-            if settings.openings:
-                step = round_number // 2 if settings.alternate else round_number
-                opening_index = step % len(settings.openings)
-                opening = settings.openings[opening_index]
+            opening_index, opening = settings.opening(round_number // 2 if settings.alternate else round_number)
             jobs.append(GameJob(
                 key=f"{first} vs {second} #{round_number}", first=first, second=second,
                 round=round_number, black=second if swapped else first, white=first if swapped else second,
@@ -307,6 +330,34 @@ def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[st
     if position.is_over():
         raise GameError("the opening ends the game")
     return position
+
+
+@lru_cache(maxsize=4096)
+def random_opening(game: str, size: int, komi: float, plies: int, seed: int, index: int) -> tuple[str, ...]:
+    """Opening number ``index`` of the seeded series: ``plies`` random legal
+    moves (never the no-move, *Star's pass) after which the game is not
+    over; the same moves for the same arguments on every machine. GameError
+    when no such opening turns up in 100 tries (a board too small).
+
+    >>> random_opening("star", 3, 0.0, 2, 1, 0) == random_opening("star", 3, 0.0, 2, 1, 0)
+    True
+    >>> len(random_opening("amazons", 6, 0.0, 3, 1, 5))
+    3
+    """
+    rules = find_game(game)
+    rng = random.Random(f"stargtp-opening/{seed}/{index}")
+    for _ in range(100):
+        position = rules.new_position(size)
+        for _ in range(plies):
+            no_move = rules.no_move(position, komi)
+            moves = [move for move in position.legal_moves() if move != no_move] if not position.is_over() else []
+            if not moves:
+                break
+            position.play(rng.choice(moves))
+        else:
+            if not position.is_over():
+                return tuple(position.format_move(move) for _, move in position.history)
+    raise GameError(f"no random opening of {plies} plies leaves a game to play on this board")
 
 
 def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ...], ...]:
