@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import random
 import re
 import shlex
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -690,6 +692,12 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
                                   "on this board"),
     (["--random-openings", "2", "--openings", "{tmp}/book"],
      "--random-openings PLIES: choose random openings or --openings FILE, not both"),
+    (["--max-moves", "0"], f"--max-moves N: {NOT_A_NUMBER} '0'"),
+    (["--resign-adjudication", "0", "0.05"], f"--resign-adjudication MOVES WINRATE: {NOT_A_NUMBER} '0'"),
+    (["--resign-adjudication", "3", "0.5"],
+     "--resign-adjudication MOVES WINRATE: expected a win rate below 0.5, not '0.5'"),
+    (["--resign-adjudication", "3", "-1"],
+     "--resign-adjudication MOVES WINRATE: expected a finite number >= 0, not '-1'"),
     # statistics
     (["--sprt", "0", "inf", "0.05", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'inf'"),
     (["--sprt", "0", "10", "five", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'five'"),
@@ -1041,3 +1049,74 @@ def test_random_openings_are_seeded_legal_and_played_with_both_colours() -> None
     for text in amazons:
         replay.play(replay.parse_move(text))
     assert len(replay.history) == 4 and not replay.is_over()
+
+
+# -- adjudication -------------------------------------------------------------------
+def test_the_move_limit_adjudicates_a_draw() -> None:
+    from protocol.tools.match.records import record_sgf
+
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, max_moves=10)
+    for record in play(match).records:
+        assert (record["result"], record["reason"], record["winner"], len(record["moves"])) == (
+            "0", "move_limit", None, 10)
+        assert record["adjudication"] == "10 moves played" and record["fault"] is None
+        assert "GC[ended by move_limit (adjudicated: 10 moves played); clock: no clock]" in record_sgf(record)
+    assert match.identity()["adjudication"] == {"max_moves": 10, "settled": False, "resign": None}
+
+
+def _settled_opening(game: str, size: int) -> tuple[str, ...]:
+    """The moves of the first seeded random game to reach a position whose
+    score can no longer change while the game goes on."""
+    from engine.games import find_game
+
+    rules = find_game(game)
+    for seed in range(200):
+        rng = random.Random(seed)
+        position = rules.new_position(size)
+        while not position.is_over():
+            if position.history and rules.settled(position, 0.0):
+                return tuple(position.format_move(move) for _, move in position.history)
+            no_move = rules.no_move(position, 0.0)
+            position.play(rng.choice([m for m in position.legal_moves() if m != no_move]))
+    raise AssertionError("no settled position found")
+
+
+@pytest.mark.parametrize("game, size", [("star", 3), ("amazons", 6)])
+def test_a_settled_game_is_scored_at_once(game: str, size: int) -> None:
+    from engine.games import find_game
+
+    opening = _settled_opening(game, size)
+    position = find_game(game).new_position(size)
+    for text in opening:
+        position.play(position.parse_move(text))
+    assert not position.is_over()
+    expected = find_game(game).score(position, 0.0)
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), game=game, size=size, games=2,
+                     openings=(opening,), adjudicate_settled=True)
+    for record in play(match).records:
+        assert [m["move"] for m in record["moves"]] == list(opening)  # no move after the opening
+        assert (record["reason"], record["result"], record["adjudication"]) == (
+            "settled", expected.gtp_result(), "the score can no longer change")
+        assert record["score"] == expected.to_json(position)
+    # Without the option the game is played out.
+    assert all(len(r["moves"]) > len(opening) for r in play(replace(match, adjudicate_settled=False)).records)
+
+
+def test_both_engines_agreeing_that_a_side_is_lost_ends_the_game() -> None:
+    match = settings(fake("--seed", "1", "--winrate", "0.99"), fake("--seed", "2", "--winrate", "0.01"),
+                     size=3, games=2, resign_adjudication=(3, 0.05))
+    first, second = play(match).records
+    # B reports 1% after each of its moves, A 99%: after three moves each, B has lost.
+    assert (first["result"], first["reason"], first["winner_engine"], len(first["moves"])) == (
+        "B+R", "agreed_lost", "A", 6)
+    assert first["adjudication"] == ("for 3 moves each, white's engine gave itself a win rate of at most 0.05 "
+                                     "and its opponent's at least 0.95")
+    assert [m["winrate"] for m in first["moves"]] == [0.99, 0.01] * 3
+    assert (second["result"], second["winner_engine"], len(second["moves"])) == ("W+R", "A", 6)
+    replay_is_legal(first)
+    # An engine that does not report win rates is never adjudicated so.
+    match = settings(fake("--seed", "1", "--winrate", "0.99"), fake("--seed", "2"), size=3, games=1,
+                     resign_adjudication=(3, 0.05))
+    record, = play(match).records
+    assert record["reason"] == "score" and "adjudication" not in record
+    assert all("winrate" not in m for m in record["moves"] if m["colour"] == "white")

@@ -57,6 +57,8 @@ OPT_RECORDS = "--records FILE"
 OPT_RATING_PRIOR = "--rating-prior DRAWS"
 OPT_ENGINES_FILE = "--engines-file FILE"
 OPT_RANDOM_OPENINGS = "--random-openings PLIES"
+OPT_MAX_MOVES = "--max-moves N"
+OPT_RESIGN_ADJUDICATION = "--resign-adjudication MOVES WINRATE"
 OPT_OPENINGS_SEED = "--openings-seed N"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
@@ -101,6 +103,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="a seeded random opening of PLIES legal moves for each pair of games, played "
                            "with colours swapped (instead of --openings)")
     game.add_argument("--openings-seed", metavar="N", help="seed of --random-openings (default 1)")
+    adjudication = parser.add_argument_group("adjudication (the record's reason and adjudication say why)")
+    adjudication.add_argument("--max-moves", metavar="N", help="a game that reaches N moves is a draw")
+    adjudication.add_argument("--adjudicate-settled", action="store_true",
+                              help="end a game with its score as soon as the score can no longer change")
+    adjudication.add_argument("--resign-adjudication", nargs=2, metavar=("MOVES", "WINRATE"),
+                              help="a side loses when, for MOVES moves each, its engine reports a win rate of at "
+                                   "most WINRATE and the opponent's at least 1 - WINRATE (genmove_analyze)")
     clock = parser.add_argument_group("time control")
     clock.add_argument("--time", metavar="MAIN[+INC]", help="main time and Fischer increment, seconds")
     clock.add_argument("--byoyomi", metavar="SECONDS[xPERIODS]", help="Japanese byo-yomi after main time")
@@ -374,6 +383,15 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
             random_opening(args.game, size_value, komi, random_openings, openings_seed, 0)
         except GameError as error:
             raise ValueError(f"{OPT_RANDOM_OPENINGS}: {error}") from None
+    max_moves = _whole_number(OPT_MAX_MOVES, args.max_moves, None, 1)
+    resign_adjudication = None
+    if args.resign_adjudication:
+        resign_moves = _whole_number(OPT_RESIGN_ADJUDICATION, args.resign_adjudication[0], 1, 1)
+        winrate = _number(OPT_RESIGN_ADJUDICATION, args.resign_adjudication[1], 0.0, minimum=0.0)
+        if winrate >= 0.5:
+            raise ValueError(f"{OPT_RESIGN_ADJUDICATION}: expected a win rate below 0.5, not "
+                             f"{args.resign_adjudication[1]!r}")
+        resign_adjudication = (resign_moves or 1, winrate)
     results = args.results or default_results_path(entries)
     _file_to_write(OPT_RESULTS, results)
     logs = ((OPT_ENGINE_STDERR, args.engine_stderr, "the engines' stderr"), (OPT_DEBUG, args.debug, "the debug log"))
@@ -397,7 +415,8 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     return MatchSettings(
         engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size, komi=komi, games=games_per_pairing,
         alternate=args.alternate, openings=openings, random_openings=random_openings,
-        openings_seed=openings_seed, time_control=time_control,
+        openings_seed=openings_seed, max_moves=max_moves, adjudicate_settled=args.adjudicate_settled,
+        resign_adjudication=resign_adjudication, time_control=time_control,
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
         concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,

@@ -30,6 +30,16 @@ REASON_NO_MOVES = "no_moves"
 REASON_RESIGN = "resign"
 """``genmove`` answered ``resign``."""
 
+# Adjudications: the referee ends the game early; the record's
+# ``adjudication`` says why.
+REASON_MOVE_LIMIT = "move_limit"
+"""The game reached the match's move limit: a draw."""
+REASON_SETTLED = "settled"
+"""The score could no longer change (the game's ``settled``): scored now."""
+REASON_AGREED = "agreed_lost"
+"""Both engines' evaluations agreed, for several moves, that one side is lost."""
+ADJUDICATIONS = (REASON_MOVE_LIMIT, REASON_SETTLED, REASON_AGREED)
+
 # Faults: the engine at fault loses the game for one of these.
 ILLEGAL_MOVE = "illegal_move"
 """``genmove`` answered a move the rules forbid here (e.g. an occupied cell)."""
@@ -78,8 +88,9 @@ def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | 
 
 def result_text(winner: int, reason: str) -> str:
     """The result of a game that did not end on the board, in SGF's notation:
-    R resign, T time, F forfeit (every other fault)."""
-    suffix = {REASON_RESIGN: "R", TIMEOUT: "T"}.get(reason, "F")
+    R resign (or a loss both engines agreed on), T time, F forfeit (every
+    other fault)."""
+    suffix = {REASON_RESIGN: "R", REASON_AGREED: "R", TIMEOUT: "T"}.get(reason, "F")
     return f"{'B' if winner == BLACK else 'W'}+{suffix}"
 
 
@@ -104,6 +115,8 @@ def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict
         "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(timespec="seconds"),
         "seconds": round(finished - started, 3),
     })
+    if outcome.get("adjudication"):
+        record["adjudication"] = outcome["adjudication"]
 
 
 def board_outcome(position: Position, komi: float) -> dict[str, Any]:
@@ -161,6 +174,8 @@ def record_sgf(record: dict[str, Any]) -> str | None:
         properties["DT"] = record["started"][:10]
     fault = record.get("fault")
     ending = f"ended by {record['reason']}" + (f" of {fault['engine']}: {fault['detail']}" if fault else "")
+    if record.get("adjudication"):
+        ending += f" (adjudicated: {record['adjudication']})"
     properties["GC"] = ending + (f"; clock: {record['clock']}" if record.get("clock") else "")
     return add_root_properties(text, properties)
 

@@ -130,6 +130,17 @@ class MatchSettings:
     """Fixed-playouts mode: no clock, and ``{playouts}`` in engine commands is
     replaced by this number (see :meth:`engine_spec`)."""
     concurrency: int = 1
+    max_moves: int | None = None
+    """Adjudicate a game that reaches this many moves (the opening's
+    included) as a draw; None for no limit."""
+    adjudicate_settled: bool = False
+    """End a game as soon as its score can no longer change (the game's
+    ``settled``), with that score."""
+    resign_adjudication: tuple[int, float] | None = None
+    """``(moves, winrate)``: a side loses when, for ``moves`` moves of each
+    engine, its engine reported a win rate of at most ``winrate`` and the
+    opponent's at least ``1 - winrate`` (engines that know
+    ``genmove_analyze``; the others are never adjudicated so)."""
     rating_prior: float = 1.0
     """Virtual draws added to every pairing that played in the joint rating
     fit (:func:`protocol.ratings.fit_ratings`), so that perfect scores get
@@ -188,6 +199,12 @@ class MatchSettings:
             raise ValueError(f"komi must be a finite number, not {self.komi!r}")
         if self.max_response_bytes < 1:
             raise ValueError("max_response_bytes must be at least 1")
+        if self.max_moves is not None and self.max_moves < 1:
+            raise ValueError("the move limit must be at least 1")
+        if self.resign_adjudication is not None:
+            moves, winrate = self.resign_adjudication
+            if moves < 1 or not 0 <= winrate < 0.5:
+                raise ValueError("resign adjudication needs moves >= 1 and a win rate from 0 to below 0.5")
         if self.random_openings < 0:
             raise ValueError("random openings need a number of plies >= 0")
         if self.random_openings and self.openings:
@@ -279,6 +296,10 @@ class MatchSettings:
         # Only when set, so that files from before these settings stay resumable:
         if self.tournament != ROUND_ROBIN:
             identity["tournament"] = self.tournament
+        adjudication = {"max_moves": self.max_moves, "settled": self.adjudicate_settled,
+                        "resign": list(self.resign_adjudication) if self.resign_adjudication else None}
+        if any(adjudication.values()):
+            identity["adjudication"] = adjudication
         if self.random_openings:
             identity["random_openings"] = {"plies": self.random_openings, "seed": self.openings_seed}
         return identity
