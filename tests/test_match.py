@@ -34,9 +34,9 @@ from engine.star.scoring import score
 from protocol.clock import TimeControl
 from protocol.controller import EngineSpec
 from protocol.stats import Sprt, Tally
-from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
+from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,  # noqa: E501
                                   TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
-                                  schedule, summarise)
+                                  schedule, summarise, tally_of)
 from protocol.tools.match.referee import RefereeClock
 from protocol.tools.match.results import ResultsError, read_results
 
@@ -1120,3 +1120,78 @@ def test_both_engines_agreeing_that_a_side_is_lost_ends_the_game() -> None:
     record, = play(match).records
     assert record["reason"] == "score" and "adjudication" not in record
     assert all("winrate" not in m for m in record["moves"] if m["colour"] == "white")
+
+
+# -- the report page ----------------------------------------------------------------
+def _assert_self_contained(page: str) -> None:
+    """One file: no script, no style sheet or image from elsewhere."""
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script" not in page and "src=" not in page and "<link" not in page
+    assert set(re.findall(r"https?://[^\"' ]+", page)) <= {"http://www.w3.org/2000/svg"}
+
+
+def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.ratings import fit_ratings
+    from protocol.tools.match.page import trajectory_series
+
+    engines = tuple(EngineEntry(name, EngineSpec.parse(fake("--seed", str(seed))))
+                    for name, seed in (("r1", 1), ("r2", 2), ("r3", 3)))
+    results = tmp_path / "rr.jsonl"
+    match = MatchSettings(engines=engines, size=3, games=4, results_path=str(results),
+                          records_path=str(tmp_path / "rr.sgf"), sgf_dir=str(tmp_path / "rr-sgf"), rating_prior=1)
+    records = play(match).records
+    assert main(["report", str(results)]) == 0
+    assert capsys.readouterr().err == f"report: {tmp_path / 'rr.html'} (12 games)\n"
+    page = (tmp_path / "rr.html").read_text()
+    _assert_self_contained(page)
+    for heading in ("Ratings", "Pairings", "Cross table", "Over the games", "Game lengths", "How the games ended",
+                    "Records", "Games"):
+        assert f"<h2>{heading}</h2>" in page
+    assert '<a href="rr.jsonl">results (JSON lines)</a>' in page
+    assert '<a href="rr.sgf">every game (SGF collection)</a>' in page
+    assert all(f'<a href="rr-sgf/{r["key"].replace(" vs ", "_vs_").replace(" #", "_")}.sgf">{r["key"]}</a>' in page
+               for r in records)
+    assert page.count("<svg") == 2 and f"<td>score</td>" not in page and "<td class=name>score</td><td>12</td>" in page
+    # The plot: each engine's joint rating after every game, the last the table's.
+    label, series, _ = trajectory_series(records, match)
+    assert label == "joint rating (Elo)" and [name for name, _ in series] == ["r1", "r2", "r3"]
+    final = {r.name: r.elo for r in fit_ratings([(s.first, s.second, s.tally.points, s.tally.games)
+                                                 for s in summarise(records, match)], prior_draws=1)}
+    assert {name: data[-1] for name, data in series} == {name: (12.0, final[name]) for name in final}
+    # An engine is rated from its first game: r3's is the 3rd played (pairs are
+    # played back to back, r1-r2 #0 and #1 first).
+    assert [r["key"] for r in records[:3]] == ["r1 vs r2 #0", "r1 vs r2 #1", "r1 vs r3 #0"]
+    assert [[x for x, _ in data] for _, data in series] == [[float(n) for n in range(1, 13)]] * 2 + [
+        [float(n) for n in range(3, 13)]]
+
+
+def test_the_report_page_plots_the_sprt_and_is_written_by_match(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.tools.match.page import trajectory_series
+
+    results, page_path = tmp_path / "s.jsonl", tmp_path / "s.html"
+    code = main(["match", "--black", fake("--seed", "1"), "--white", fake("--mode", "pass"), "--size", "3",
+                 "--games", "40", "--sprt", "0", "200", "0.05", "0.05", "--results", str(results),
+                 "--report", str(page_path)])
+    assert code == 0 and capsys.readouterr().err.splitlines()[-1] == f"report: {page_path}"
+    page = page_path.read_text()
+    _assert_self_contained(page)
+    header, records = read_results(str(results))
+    match = MatchSettings.from_identity(header["settings"], games=40, sprt=Sprt(0, 200, 0.05, 0.05))
+    label, series, lines = trajectory_series(records, match)
+    assert label == "SPRT log-likelihood ratio" and lines == [("H0", pytest.approx(-2.944, abs=1e-3)),
+                                                             ("H1", pytest.approx(2.944, abs=1e-3))]
+    (_, llr), = series
+    assert [y for _, y in llr] == [match.sprt.evaluate(tally_of(records[:n], "A", "B"), "pentanomial").llr
+                                   for n in range(1, len(records) + 1)]
+    assert llr[-1][1] >= 2.944 > llr[-2][1]  # the match stopped when the LLR crossed H1
+    assert "<td class=name>A vs B</td><td>16</td><td>16-0-0</td>" in page
+    # Without an SPRT, two engines plot the first one's Elo with its interval.
+    label, series, _ = trajectory_series(records, replace(match, sprt=None))
+    assert label == "Elo of A (pentanomial)" and [name for name, _ in series] == ["Elo of A", "95% low", "95% high"]
+    # A file that is no results file is one line.
+    (tmp_path / "notes.txt").write_text("hello\n")
+    assert main(["report", str(tmp_path / "notes.txt")]) == 2
+    assert capsys.readouterr().err.startswith(f"stargtp report: {tmp_path / 'notes.txt'}: ")

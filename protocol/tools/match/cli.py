@@ -24,6 +24,7 @@ from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BY
 from protocol.stats import Sprt
 from protocol.signals import add_signal_handlers, remove_signal_handlers
 from protocol.tools.match.records import default_records_path, default_sgf_dir
+from protocol.tools.match.page import write_page
 from protocol.tools.match.report import format_summary
 from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
@@ -58,6 +59,7 @@ OPT_RATING_PRIOR = "--rating-prior DRAWS"
 OPT_ENGINES_FILE = "--engines-file FILE"
 OPT_RANDOM_OPENINGS = "--random-openings PLIES"
 OPT_MAX_MOVES = "--max-moves N"
+OPT_REPORT = "--report FILE.html"
 OPT_RESIGN_ADJUDICATION = "--resign-adjudication MOVES WINRATE"
 OPT_OPENINGS_SEED = "--openings-seed N"
 OPT_REPORT_EVERY = "--report-every N"
@@ -149,6 +151,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--records", metavar="FILE",
                      help="every game in one SGF collection (default with --results FILE: FILE's name with"
                           " .sgf for its suffix)")
+    run.add_argument("--report", metavar="FILE.html",
+                     help="write a report page (ratings, tables, plots, links to the records) at the end")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
     run.add_argument("--report-every", metavar="N", help="print the results table on stderr every N games")
     run.add_argument("--debug", metavar="FILE",
@@ -434,6 +438,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         report_every = _whole_number(OPT_REPORT_EVERY, args.report_every, 0, 1)
+        if args.report:
+            _file_to_write(OPT_REPORT, args.report)
     except ValueError as error:
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
@@ -455,6 +461,15 @@ def run(args: argparse.Namespace) -> int:
         print("SPRT decided: stopped early", file=sys.stderr)
     print(format_summary(result.summaries, settings))
     sys.stdout.flush()
+    if args.report:
+        try:
+            write_page(args.report, result.records, settings)
+        except OSError as error:
+            print(f"stargtp match: {OPT_REPORT}: cannot write {args.report}: {error.strerror or error}",
+                  file=sys.stderr)
+            return 2
+        if progress is not None:
+            print(f"report: {args.report}", file=sys.stderr)
     return 0
 
 

@@ -188,10 +188,16 @@ def save_sgf(record: dict[str, Any], directory: str) -> str | None:
     if text is None:
         return None
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf")
+    path = os.path.join(directory, sgf_file_name(record))
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(text)
     return path
+
+
+def sgf_file_name(record: dict[str, Any]) -> str:
+    """The name of a game's own SGF file: its key, made safe
+    (``A vs B #3`` -> ``A_vs_B_3.sgf``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf"
 
 
 class RecordsFile:

@@ -279,6 +279,30 @@ class MatchSettings:
             argv = tuple(word.replace(PLAYOUTS_PLACEHOLDER, str(self.playouts)) for word in argv)
         return replace(spec, argv=argv)
 
+    @classmethod
+    def from_identity(cls, identity: dict[str, Any], **others: Any) -> "MatchSettings":
+        """The settings a results file's header records (:meth:`identity`),
+        with ``others`` (games, SPRT, ...) given; ValueError when they do not
+        make a match."""
+        engines = []
+        for name, engine in identity["engines"].items():
+            if isinstance(engine, dict):
+                engines.append(EngineEntry(name, EngineSpec.parse(engine["command"]), engine.get("directory"),
+                                           tuple((k, str(v)) for k, v in engine.get("options", {}).items())))
+            else:
+                engines.append(EngineEntry(name, EngineSpec.parse(engine)))
+        adjudication = identity.get("adjudication") or {}
+        random_openings = identity.get("random_openings") or {}
+        resign = adjudication.get("resign")
+        return cls(engines=tuple(engines), game=identity["game"], size=identity["size"], komi=identity["komi"],
+                   alternate=identity["alternate"], openings=tuple(tuple(o) for o in identity["openings"]),
+                   time_control=TimeControl.from_json(identity["time_control"]), playouts=identity["playouts"],
+                   tournament=identity.get("tournament", ROUND_ROBIN), max_moves=adjudication.get("max_moves"),
+                   adjudicate_settled=bool(adjudication.get("settled")),
+                   resign_adjudication=(resign[0], resign[1]) if resign else None,
+                   random_openings=random_openings.get("plies", 0), openings_seed=random_openings.get("seed", 1),
+                   **others)
+
     def identity(self) -> dict[str, Any]:
         """The settings that decide what a recorded game means; a results file
         can only be resumed by a match with the same identity. The number of
