@@ -34,7 +34,7 @@ from engine.star.scoring import score
 from protocol.clock import TimeControl
 from protocol.controller import EngineSpec
 from protocol.stats import Sprt, Tally
-from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,  # noqa: E501
+from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
                                   TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
                                   schedule, summarise, tally_of)
 from protocol.tools.match.referee import RefereeClock
@@ -693,6 +693,10 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--random-openings", "2", "--openings", "{tmp}/book"],
      "--random-openings PLIES: choose random openings or --openings FILE, not both"),
     (["--max-moves", "0"], f"--max-moves N: {NOT_A_NUMBER} '0'"),
+    (["--report-every", "0"], f"--report-every N: {NOT_A_NUMBER} '0'"),
+    (["--report", "{tmp}"], "--report FILE.html: {tmp} is a directory, not a file"),
+    (["--debug", "{tmp}/no/debug.log"], "--debug FILE: cannot create {tmp}/no/debug.log: there is no directory "
+                                        "{tmp}/no"),
     (["--resign-adjudication", "0", "0.05"], f"--resign-adjudication MOVES WINRATE: {NOT_A_NUMBER} '0'"),
     (["--resign-adjudication", "3", "0.5"],
      "--resign-adjudication MOVES WINRATE: expected a win rate below 0.5, not '0.5'"),

@@ -417,7 +417,8 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     if sgf_dir:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
-        engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size, komi=komi, games=games_per_pairing,
+        engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size,
+        komi=komi, games=games_per_pairing,
         alternate=args.alternate, openings=openings, random_openings=random_openings,
         openings_seed=openings_seed, max_moves=max_moves, adjudicate_settled=args.adjudicate_settled,
         resign_adjudication=resign_adjudication, time_control=time_control,

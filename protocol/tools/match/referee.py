@@ -25,8 +25,9 @@ from protocol.clock import BYOYOMI, TimeControl, TimeLeft
 from protocol.controller import (ControllerError, EngineError, GtpController, ProtocolError, ResponseTimeout,
                                  TransportError)
 from protocol.tools.match.records import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR,
-                                          REASON_AGREED, REASON_MOVE_LIMIT, REASON_RESIGN, REASON_SETTLED, REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT,
-                                          board_outcome, clip, complete_record, new_record)
+                                          REASON_AGREED, REASON_MOVE_LIMIT, REASON_RESIGN, REASON_SETTLED,
+                                          REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, board_outcome, clip,
+                                          complete_record, new_record)
 from protocol.tools.match.settings import GameJob, MatchSettings
 
 

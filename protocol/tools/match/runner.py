@@ -139,7 +139,8 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
     fault messages, and every ``report_every`` games the results table.
     ``debug`` names a file that logs every line exchanged with every engine.
     Raises ValueError when an engine cannot be started or reached before the
-    first game or the engine stderr or debug file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
+    first game or the engine stderr or debug file cannot be opened, and
+    :class:`protocol.tools.match.results.ResultsError`
     for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None
