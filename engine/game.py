@@ -141,6 +141,11 @@ def ten_moves_left(size: int, plies_played: int) -> int:
     return 10
 
 
+def never_settled(position: Any, komi: float) -> bool:
+    """For games that cannot tell: the score may always change."""
+    return False
+
+
 def never_passes(position: Any, komi: float) -> bool:
     """For games without passing: passing never wins."""
     return False
@@ -173,6 +178,11 @@ class Game:
     (Amazons: resign)."""
     passing_wins: Callable[[Position, float], bool] = never_passes
     """The opponent just passed and passing now wins for the side to move."""
+    settled: Callable[[Position, float], bool] = never_settled
+    """``(position, komi)``: whether the game's result can no longer change
+    and ``score`` gives it (*Star: every open region is one star's and can
+    found no star; Amazons: the regions are separated and the territory
+    count decides), so that a referee may adjudicate it now."""
     moves_left: Callable[[int, int], int] = ten_moves_left
     """``(size, plies played) -> moves one player should still expect``, the
     clock's budget divisor."""

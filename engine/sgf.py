@@ -40,6 +40,36 @@ def record_text(root: str, properties: dict[str, str] | None,
 Node = dict[str, list[str]]
 
 
+def game_trees(text: str) -> list[str]:
+    r"""The texts of the game trees of a collection (one file holding several
+    games one after another), in order. Property values may hold any of
+    ``( ) ;`` (escaped ``]`` too); an unclosed last tree is SgfError.
+
+    >>> game_trees("(;GM[18]C[a (b\\] c])\n(;GM[2004];B[S40])")
+    ['(;GM[18]C[a (b\\] c])', '(;GM[2004];B[S40])']
+    """
+    trees = []
+    depth, start, i, n = 0, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "[":
+            i += 1
+            while i < n and text[i] != "]":
+                i += 2 if text[i] == "\\" else 1
+        elif c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                trees.append(text[start:i + 1])
+        i += 1
+    if depth:
+        raise SgfError("the last SGF game tree is not closed")
+    return trees
+
+
 def parse_main_line(text: str) -> list[Node]:
     """The nodes of the first game's main line, as ``{property: [values]}``.
     Property names keep only their upper-case letters (old files wrote e.g.

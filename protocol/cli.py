@@ -38,6 +38,7 @@ from typing import Any, NoReturn
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("protocol.server.serve", "run the protocol server on stdin/stdout or TCP"),
     "match": ("protocol.tools.match", "referee engine-vs-engine games"),
+    "report": ("protocol.tools.match.page", "write a match's report page (HTML) from its results file"),
     "bench": ("protocol.tools.bench", "measure playouts and search speed"),
     "demo": ("protocol.tools.demo", "play a random *Star game and print its score breakdown"),
     "render": ("protocol.tools.render", "draw a game record (results line, SGF, move list) as SVG"),

@@ -209,6 +209,23 @@ class TimeControl:
                 "canadian_seconds": float(self.period) if canadian else 0.0,
                 "canadian_stones": self.count if canadian else 0}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TimeControl:
+        """The inverse of :meth:`to_json` (a results file's header).
+
+        >>> clock = TimeControl.parse("60", byoyomi="10x3")
+        >>> TimeControl.from_json(clock.to_json()) == clock
+        True
+        """
+        kind = data.get("kind", NONE)
+        if kind == BYOYOMI:
+            return cls(BYOYOMI, data["main"], data["byoyomi"], data["periods"])
+        if kind == CANADIAN:
+            return cls(CANADIAN, data["main"], data["canadian_seconds"], data["canadian_stones"])
+        if kind in (ABSOLUTE, "fischer"):
+            return cls(ABSOLUTE, data["main"], increment=data.get("increment", 0.0))
+        return cls()
+
     # -- the rules of the clock -------------------------------------------------
     def start(self) -> TimeLeft:
         """A player's clock before the first move."""

@@ -174,8 +174,12 @@ class GtpController:
         command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         on_stderr_line: Callable[[str], None] | None = None,
+        on_traffic: Callable[[str, str], None] | None = None,
     ) -> None:
         self.description = description
+        self.on_traffic = on_traffic
+        """Called with ``(">", command line)`` for every line sent and ``("<",
+        answer)`` for every complete answer read (a debug log); may be set later."""
         self.command_timeout = command_timeout
         self.max_response_bytes = max_response_bytes
         self._reader = reader
@@ -288,7 +292,10 @@ class GtpController:
             limit = self.command_timeout if timeout is None else timeout
             try:
                 async with asyncio.timeout(max(limit, 0.0)):
-                    await self._write(f"{command_id} {command}\n".encode())
+                    line = f"{command_id} {command}"
+                    if self.on_traffic is not None:
+                        self.on_traffic(">", line)
+                    await self._write(f"{line}\n".encode())
                     status, answer_id, text = await self._read_response()
             except _EndOfStream:
                 # Outside the deadline: a dying engine gets a moment to report its exit.
@@ -341,6 +348,8 @@ class GtpController:
             if end >= 0:
                 raw = bytes(self._buffer[:end])
                 del self._buffer[:end + 2]
+                if self.on_traffic is not None:
+                    self.on_traffic("<", raw.decode("utf-8", "replace"))
                 return self._parse(raw)
             if self._buffer and self._buffer[0:1] not in (b"=", b"?", b" ", b"\t"):
                 # Fail fast: waiting for the blank line would only hide the fault.

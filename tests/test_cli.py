@@ -149,7 +149,7 @@ BAD_OPTIONS = [
     (["render", "{tmp}/game.txt", "--caption", "x", "--no-caption"],
      "argument --caption: does not combine with --no-caption"),
     (["render", "{tmp}/game.txt", "--record", "2"],
-     "argument --record: {tmp}/game.txt holds one game, not a match results file with several"),
+     "argument --record: {tmp}/game.txt holds one game, not a match results file or SGF collection"),
     # play
     (["play", "--size", "20"], "argument --size: a *Star board has 2..10 rings, not 20"),
     (["play", "--game", "amazons", "--size", "7"], "argument --size: Amazons is played on 6, 8, 10 boards, not 7"),

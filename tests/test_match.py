@@ -14,13 +14,16 @@ seconds. The other timeouts only catch hangs.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import random
 import re
 import shlex
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,7 +36,7 @@ from protocol.controller import EngineSpec
 from protocol.stats import Sprt, Tally
 from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
                                   TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
-                                  schedule, summarise)
+                                  schedule, summarise, tally_of)
 from protocol.tools.match.referee import RefereeClock
 from protocol.tools.match.results import ResultsError, read_results
 
@@ -370,7 +373,8 @@ def test_round_robin_of_three_engines() -> None:
     result = play(match)
     assert len(result.records) == 6
     table = format_summary(result.summaries, match)
-    assert "standings: " in table and table.count(" vs ") >= 3
+    assert "ratings (maximum likelihood over all games, 1 virtual draw per pairing;" in table
+    assert "cross table (points of the row's engine against the column's, of games played)" in table
 
 
 def test_amazons_match_and_sgf_hook(tmp_path: Path) -> None:
@@ -629,6 +633,12 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--results", "{tmp}/r.jsonl", "--engine-stderr", "{tmp}/r.jsonl"],
      "--engine-stderr FILE: {tmp}/r.jsonl is also the --results FILE; the engines' stderr would corrupt the results"),
     (["--sgf-dir", "{tmp}/file"], "--sgf-dir DIR: {tmp}/file exists and is not a directory"),
+    (["--records", "{tmp}/file"], "--records FILE: {tmp}/file is not an SGF collection; give a new file or one "
+                                  "written by stargtp match"),
+    (["--results", "{tmp}/notes.jsonl"], "--records FILE (default for --results FILE): {tmp}/notes.sgf is not an "
+                                         "SGF collection; give a new file or one written by stargtp match"),
+    (["--records", "{tmp}/r.jsonl", "--results", "{tmp}/r.jsonl"],
+     "--records FILE: {tmp}/r.jsonl is also the --results FILE"),
     (["--sgf-dir", "{tmp}/file/sgf"], "--sgf-dir DIR: cannot create {tmp}/file/sgf: {tmp}/file is not a directory"),
     (["--game", "amazons", "--size", "6", "--results", "{tmp}/file.jsonl"],
      "--sgf-dir DIR (default for --results FILE): {tmp}/file-sgf exists and is not a directory"),
@@ -676,6 +686,22 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--game", "chess"], "argument --game: invalid choice: 'chess' (choose from 'star', 'amazons')"),
     (["--komi", "nan"], "--komi K: expected a finite number, not 'nan'"),
     (["--komi=-inf"], "--komi K: expected a finite number, not '-inf'"),
+    (["--random-openings", "0"], f"--random-openings PLIES: {NOT_A_NUMBER} '0'"),
+    (["--random-openings", "2", "--openings-seed", "x"], "--openings-seed N: expected a whole number, not 'x'"),
+    (["--random-openings", "60"], "--random-openings PLIES: no random opening of 60 plies leaves a game to play "
+                                  "on this board"),
+    (["--random-openings", "2", "--openings", "{tmp}/book"],
+     "--random-openings PLIES: choose random openings or --openings FILE, not both"),
+    (["--max-moves", "0"], f"--max-moves N: {NOT_A_NUMBER} '0'"),
+    (["--report-every", "0"], f"--report-every N: {NOT_A_NUMBER} '0'"),
+    (["--report", "{tmp}"], "--report FILE.html: {tmp} is a directory, not a file"),
+    (["--debug", "{tmp}/no/debug.log"], "--debug FILE: cannot create {tmp}/no/debug.log: there is no directory "
+                                        "{tmp}/no"),
+    (["--resign-adjudication", "0", "0.05"], f"--resign-adjudication MOVES WINRATE: {NOT_A_NUMBER} '0'"),
+    (["--resign-adjudication", "3", "0.5"],
+     "--resign-adjudication MOVES WINRATE: expected a win rate below 0.5, not '0.5'"),
+    (["--resign-adjudication", "3", "-1"],
+     "--resign-adjudication MOVES WINRATE: expected a finite number >= 0, not '-1'"),
     # statistics
     (["--sprt", "0", "inf", "0.05", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'inf'"),
     (["--sprt", "0", "10", "five", "0.05"], "--sprt ELO0 ELO1 ALPHA BETA: expected a finite number, not 'five'"),
@@ -692,6 +718,8 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
                                                     args: list[str], line: str) -> None:
     (tmp_path / "file").write_text("not a results file\n")
     (tmp_path / "file-sgf").write_text("in the way of the SGF directory\n")
+    (tmp_path / "notes.sgf").write_text("my notes\n")
+    (tmp_path / "book").write_text("S43\n")
     (tmp_path / "binary").write_bytes(b"\xff\xfe\x00S43")
     (tmp_path / "empty").write_text("# nothing\n")
     (tmp_path / "illegal").write_text("S43 S43\n")
@@ -702,7 +730,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.parametrize("args, line", [
-    (["--engine", "x=/nonexistent/a"], "--engine NAME=ENGINE: a round robin needs two or more engines, not 1"),
+    (["--engine", "x=/nonexistent/a"], "--engine NAME=ENGINE: a tournament needs two or more engines, not 1"),
     (["--engine", "x=/nonexistent/a", "--engine", "x=/nonexistent/b"],
      "--engine NAME=ENGINE: engine names must differ; given more than once: x"),
     (["--engine", "/nonexistent/a", "--engine", "y=/nonexistent/b"],
@@ -712,7 +740,7 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
     (["--engine", "x=tcp:host", "--engine", "y=/nonexistent/b"],
      "--engine NAME=ENGINE: bad engine address 'tcp:host': expected tcp:HOST:PORT"),
     (["--engine", "x=a", "--engine", "y=b", "--engine", "z=c", "--sprt", "0", "10", "0.05", "0.05"],
-     "--sprt ELO0 ELO1 ALPHA BETA: an SPRT needs exactly two engines, not a round robin of 3"),
+     "--sprt ELO0 ELO1 ALPHA BETA: an SPRT needs exactly two engines, not a tournament of 3"),
     (["--black", "a", "--white", "b", "--engine", "x=c"],
      "--engine NAME=ENGINE: use either --black/--white or --engine, not both"),
     (["--black", "/nonexistent/a"],
@@ -726,3 +754,448 @@ def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pyte
 def test_bad_engine_options_are_one_line_naming_the_option(capsys: pytest.CaptureFixture[str], args: list[str],
                                                            line: str) -> None:
     assert _run_cli(args, capsys) == (2, f"stargtp match: {line}\n")
+
+
+# -- seeing what happens ----------------------------------------------------------
+class _Terminal(io.StringIO):
+    """A progress stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_each_game_is_announced_when_it_starts_and_ends(tmp_path: Path) -> None:
+    stream = io.StringIO()
+    debug = tmp_path / "debug.log"
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=4,
+                     results_path=str(tmp_path / "r.jsonl"))
+    result = play(match, progress=stream, report_every=2, debug=str(debug))
+    records = result.records
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == f"results file: {tmp_path / 'r.jsonl'}"
+    events = [line for line in lines if line.startswith(("Started", "Finished"))]
+    expected = []
+    for number, record in enumerate(records, 1):
+        names = f"{record['black']} vs {record['white']}"
+        expected += [f"Started game {number} of 4 ({names})",
+                     f"Finished game {number} ({names}): {record['result']} {{score}}"]
+    assert events == expected
+    assert [r["black"] for r in records] == ["A", "B", "A", "B"]
+    # Each progress line says what its figures count: the score games, the
+    # pentanomial Elo complete pairs only.
+    progress = [line for line in lines if line.startswith("[")]
+    assert [re.sub(r"  \S+ games/min  ETA \S+$", "", line).split("  ", 2)[2] for line in progress] == [
+        f"score {s} of {g}  Elo {e} ({m})" for s, g, e, m in _progress_figures(records)]
+    # The table every 2 games, on stderr: twice.
+    assert sum(line.startswith("pairing ") for line in lines) == 2
+    # The debug log: every line both ways, stamped, with the game and the engine.
+    log = debug.read_text().splitlines()
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 \[(-|A vs B #\d)\] [AB] \(slot 0\) [<>] .*",
+                            line) for line in log), log[:3]
+    genmoves = [line for line in log if re.search(r"\[A vs B #2\] A \(slot 0\) > \d+ genmove", line)]
+    assert len(genmoves) == sum(m["colour"] == ("black" if records[2]["black"] == "A" else "white")
+                                for m in records[2]["moves"])
+    assert any(line.endswith("A (slot 0) > 1 name") for line in log)
+
+
+def _progress_figures(records: list[dict]) -> list[tuple[str, str, str, str]]:
+    """What the progress line must say after each game of
+    test_each_game_is_announced_when_it_starts_and_ends."""
+    from protocol.stats import elo_estimate
+
+    from protocol.tools.match import tally_of
+    from protocol.tools.match.report import _elo_text
+
+    figures = []
+    for done in range(1, len(records) + 1):
+        tally = tally_of(records[:done], "A", "B")
+        elo = elo_estimate(tally, "pentanomial")
+        pairs = sum(tally.pairs)
+        figures.append((f"{100 * tally.points / tally.games:.1f}%", f"{done} game{'s' * (done > 1)}",
+                        f"{_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]",
+                        f"pentanomial, {pairs} pair{'' if pairs == 1 else 's'}"))
+    return figures
+
+
+def test_a_terminal_shows_the_moves_of_the_games_in_progress() -> None:
+    stream = _Terminal()
+    record, = play(settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=1), progress=stream).records
+    shown = re.findall(r"playing: #1 (\d+) moves?", stream.getvalue())
+    assert [int(n) for n in shown] == list(range(1, len(record["moves"]) + 1))
+
+
+def test_a_results_file_is_made_by_default_and_announced(tmp_path: Path, monkeypatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "--black", fake("--seed", "1"), "--white", fake("--seed", "2"), "--size", "3"]) == 0
+    err = capsys.readouterr().err
+    name, = [p.name for p in tmp_path.glob("match-A-vs-B-*.jsonl")]
+    assert re.fullmatch(r"match-A-vs-B-\d{8}-\d{6}\.jsonl", name)
+    assert err.splitlines()[0] == f"results file: {name}" and "resuming" not in err
+    assert len(read_results(str(tmp_path / name))[1]) == 2
+    # An engine that cannot start leaves no empty results file behind.
+    assert main(["match", "--black", "/nonexistent/engine", "--white", fake(), "--size", "3"]) == 2
+    assert [p.name for p in tmp_path.glob("*.jsonl")] == [name]
+
+
+def test_the_interruption_hint_names_the_file_only_when_it_holds_games(tmp_path: Path) -> None:
+    from protocol.tools.match.cli import _resume_hint
+    from protocol.tools.match.results import ResultsFile
+
+    path = tmp_path / "r.jsonl"
+    with ResultsFile.open(str(path), {"game": "star"}):
+        pass
+    assert _resume_hint(str(path)) == ""
+    with ResultsFile.open(str(path), {"game": "star"}) as results:
+        results.append({"type": "game", "key": "A vs B #0"})
+    assert _resume_hint(str(path)) == f"; re-run with --results {path} to resume (1 game recorded)"
+
+
+# -- records -----------------------------------------------------------------------
+def test_every_game_goes_into_one_sgf_collection_that_render_reads(tmp_path: Path) -> None:
+    from engine.sgf import game_trees
+    from protocol.tools.match.records import record_sgf
+    from protocol.tools.render import read_record
+
+    collection = tmp_path / "games.sgf"
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, results_path=str(tmp_path / "r.jsonl"),
+                     records_path=str(collection), time_control=TimeControl.parse("100+1"))
+    records = play(match).records
+    trees = game_trees(collection.read_text())
+    assert trees == [record_sgf(record).strip() for record in records]
+    first = trees[0].splitlines()[0]
+    assert first == (f"(;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RE[{records[0]['result']}]PB[A]PW[B]GN[A vs B #0]"
+                     f"DT[{records[0]['started'][:10]}]GC[ended by score; clock: 100 s + 1 s/move]")
+    assert "PB[B]PW[A]GN[A vs B #1]" in trees[1]
+    # A longer re-run makes the collection again from the results file and adds the new games.
+    more = play(MatchSettings(**{**match.__dict__, "games": 4})).records
+    assert game_trees(collection.read_text()) == [record_sgf(record).strip() for record in more]
+    assert [r["key"] for r in more] == [f"A vs B #{n}" for n in range(4)]
+    # render picks a game out of the collection by number or by its GN.
+    text = collection.read_text()
+    for wanted in ("3", "A vs B #2"):
+        drawn = read_record(text, record=wanted)
+        assert [drawn.position.format_move(m) for _, m in drawn.position.history] == [
+            m["move"] for m in more[2]["moves"]]
+        assert drawn.result == more[2]["result"]
+
+
+def test_a_fault_is_named_in_the_records_comment(tmp_path: Path) -> None:
+    from protocol.tools.match.records import record_sgf
+
+    match = settings(fake("--seed", "1"), fake("--mode", "garbage", "--at", "2"), games=1, size=3)
+    record, = play(match).records
+    assert "GC[ended by malformed_move of B: '@@ not-a-move' is not a move here: " in record_sgf(record)
+    assert "RE[B+F]" in record_sgf(record)
+
+
+# -- tournaments ---------------------------------------------------------------------
+def test_a_gauntlet_plays_the_first_engine_against_each_other_with_colours_balanced() -> None:
+    engines = tuple(EngineEntry(name, EngineSpec.parse(fake("--seed", str(seed))))
+                    for name, seed in (("new", 1), ("old1", 2), ("old2", 3), ("old3", 4)))
+    match = MatchSettings(engines=engines, tournament="gauntlet", size=3, games=2)
+    assert match.pairings() == [("new", "old1"), ("new", "old2"), ("new", "old3")]
+    assert [(job.key, job.black) for job in schedule(match)] == [
+        ("new vs old1 #0", "new"), ("new vs old2 #0", "new"), ("new vs old3 #0", "new"),
+        ("new vs old1 #1", "old1"), ("new vs old2 #1", "old2"), ("new vs old3 #1", "old3")]
+    assert match.identity()["tournament"] == "gauntlet"
+    assert "tournament" not in MatchSettings(engines=engines).identity()  # older files stay resumable
+    result = play(match)
+    assert sorted(r["key"] for r in result.records) == sorted(job.key for job in schedule(match))
+    table = format_summary(result.summaries, match)
+    assert [line.split()[0] for line in table.splitlines() if line.endswith(("x", "/2", "/6"))][-4:] == [
+        "new", "old1", "old2", "old3"]
+    with pytest.raises(ValueError, match="unknown tournament 'swiss'"):
+        MatchSettings(engines=engines, tournament="swiss")
+
+
+def _synthetic(first: str, second: str, results: str) -> list[dict]:
+    """Records of one pairing from a string of results from ``first``'s side
+    (``1`` win, ``=`` draw, ``0`` loss), colours alternating."""
+    records = []
+    for number, mark in enumerate(results):
+        black = first if number % 2 == 0 else second
+        winner = {"1": first, "0": second, "=": None}[mark]
+        records.append({"key": f"{first} vs {second} #{number}", "pairing": [first, second], "round": number,
+                        "black": black, "white": second if black == first else first, "winner_engine": winner,
+                        "reason": "score", "fault": None, "score_disagreements": [],
+                        "moves": [{"colour": "black", "move": "S43", "seconds": 0.5}]})
+    return records
+
+
+def test_rating_list_and_cross_table_of_a_round_robin() -> None:
+    from protocol.tools.match.report import format_cross_table, format_rating_list
+
+    engines = tuple(EngineEntry(name, EngineSpec.parse("x")) for name in ("A", "B", "C"))
+    match = MatchSettings(engines=engines, games=4, rating_prior=0)
+    # The cycle of tests/test_ratings.py: everybody even.
+    records = _synthetic("A", "B", "1101") + _synthetic("A", "C", "0100") + _synthetic("B", "C", "1=1=")
+    summaries = summarise(records, match)
+    assert format_rating_list(summaries, match) == [
+        "ratings (maximum likelihood over all games; Elo relative to the average, 95% interval; "
+        "LOS: likelihood of superiority over the next engine)",
+        "rank  engine    Elo  [95%]         games   score     LOS",
+        "   1  A           0  [-161, +161]      8   50.0%   50.0%",
+        "   2  B           0  [-161, +161]      8   50.0%   50.0%",
+        "   3  C           0  [-161, +161]      8   50.0%"]
+    assert format_cross_table(summaries, match) == [
+        "cross table (points of the row's engine against the column's, of games played)",
+        "             A       B       C   total",
+        "A            x     3/4     1/4     4/8",
+        "B          1/4       x     3/4     4/8",
+        "C          3/4     1/4       x     4/8"]
+
+
+# -- the engines file ---------------------------------------------------------------
+def test_engines_come_from_a_toml_file_by_name(tmp_path: Path, monkeypatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.tools.match.settings import read_engines_file
+
+    config = tmp_path / "engines.toml"
+    engine_directory = Path(FAKE_ENGINE).parent
+    config.write_text(f"""
+[engines.first]
+command = [{json.dumps(sys.executable)}, "fake_engine.py", "--seed", "1"]
+directory = {json.dumps(str(engine_directory))}
+options = {{ rave = false, playouts = 300 }}
+
+[engines.second]
+command = {json.dumps(fake("--seed", "2"))}
+
+[engines.remote]
+command = "tcp:127.0.0.1:5000"
+""")
+    engines = read_engines_file(str(config))
+    assert list(engines) == ["first", "second", "remote"]
+    first = engines["first"]
+    assert (first.spec.argv, first.directory, first.options) == (
+        (sys.executable, "fake_engine.py", "--seed", "1"), str(engine_directory),
+        (("rave", "off"), ("playouts", "300")))
+    assert engines["remote"].spec.address == ("127.0.0.1", 5000)
+    assert engines["second"].identity() == fake("--seed", "2")
+    assert first.identity() == {"command": shlex.join(first.spec.argv), "directory": str(engine_directory),
+                                "options": {"rave": "off", "playouts": "300"}}
+    # Chosen by name: the relative command runs in its directory, the options are sent.
+    monkeypatch.chdir(tmp_path)
+    debug = tmp_path / "debug.log"
+    code = main(["match", "--engines-file", str(config), "--black", "first", "--white", "second", "--size", "3",
+                 "--games", "2", "--results", "r.jsonl", "--debug", str(debug), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    header, records = read_results(str(tmp_path / "r.jsonl"))
+    assert header["settings"]["engines"]["first"] == first.identity()
+    assert [r["reason"] for r in records] == ["score", "score"]
+    sent = [line.split(" > ", 1)[1] for line in debug.read_text().splitlines() if "first (slot 0) > " in line]
+    assert sent[2:4] == ["3 stargtp-param rave off", "4 stargtp-param playouts 300"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[engines.a]\ncomand = 'x'\n", "engine 'a': unknown key 'comand' (known: command, directory, options)"),
+    ("[engines.a]\ndirectory = '.'\n", "engine 'a': expected command = a command line, a list of words or "
+                                       "tcp:HOST:PORT"),
+    ("[engines.'a b']\ncommand = 'x'\n", "engine 'a b': use 1 to 40 letters, digits, '_', '.' or '-' in engine names"),
+    ("[engines.a]\ncommand = 'x'\ndirectory = 'missing'\n", "engine 'a': directory {tmp}/missing does not exist"),
+    ("[engines.a]\ncommand = 'tcp:h:1'\ndirectory = '.'\n",
+     "engine 'a': directory must be a path, and only for a command"),
+    ("[engines.a]\ncommand = 'x'\noptions = { a = [1] }\n",
+     "engine 'a': expected options = { NAME = VALUE, ... } with plain values"),
+    ("[engines.a]\ncommand = 'x'\noptions = { a = 'two words' }\n",
+     "engine 'a': option a = 'two words': names and values are single words"),
+    ("[engine.a]\ncommand = 'x'\n", "no [engines.NAME] tables"),
+    ("[engines.a\n", "not TOML: "),
+])
+def test_a_bad_engines_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                        message: str) -> None:
+    config = tmp_path / "engines.toml"
+    config.write_text(text)
+    code, err = _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "b=x"], capsys)
+    assert code == 2
+    assert err.startswith(f"stargtp match: --engines-file FILE: {config}: {message.replace('{tmp}', str(tmp_path))}")
+
+
+def test_an_engine_missing_from_the_file_or_refusing_an_option(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "engines.toml"
+    config.write_text(f"[engines.a]\ncommand = {json.dumps(fake())}\noptions = {{ bad = 1 }}\n"
+                      f"[engines.b]\ncommand = {json.dumps(fake())}\n")
+    assert _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "c"], capsys) == (
+        2, f"stargtp match: --engine NAME=ENGINE: no engine 'c' in {config} (it has a, b)\n")
+    code, err = _run_cli(["--engines-file", str(config), "--engine", "a", "--engine", "b", "--size", "3",
+                          "--results", str(tmp_path / "r.jsonl")], capsys)
+    assert code == 2 and err.endswith("engine a (" + fake() + ") is not usable: a: option bad = 1: "
+                                      "unknown parameter bad\n"), err
+
+
+# -- random openings ----------------------------------------------------------------
+def test_random_openings_are_seeded_legal_and_played_with_both_colours() -> None:
+    from protocol.tools.match.settings import random_opening
+
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=4, random_openings=3, openings_seed=7)
+    records = play(match).records
+    assert [(r["round"], r["black"], r["opening"]["index"]) for r in records] == [
+        (0, "A", 0), (1, "B", 0), (2, "A", 1), (3, "B", 1)]
+    for record in records:
+        opening = random_opening("star", 3, 0.0, 3, 7, record["opening"]["index"])
+        assert record["opening"]["moves"] == list(opening) and len(opening) == 3 and "pass" not in opening
+        assert [m["move"] for m in record["moves"][:3]] == list(opening)
+        assert all(m["seconds"] is None for m in record["moves"][:3])
+        replay_is_legal(record)
+    assert records[0]["opening"] != records[2]["opening"]  # a new opening for each pair
+    # The same seed gives the same openings, another seed others; the seed is part of the match.
+    assert random_opening("star", 3, 0.0, 3, 7, 1) == tuple(records[2]["opening"]["moves"])
+    assert [random_opening("star", 3, 0.0, 3, 8, n) for n in range(2)] != [
+        tuple(records[n]["opening"]["moves"]) for n in (0, 2)]
+    assert match.identity()["random_openings"] == {"plies": 3, "seed": 7}
+    amazons = random_opening("amazons", 6, 0.0, 4, 1, 0)
+    replay = new_position("amazons", 6)
+    for text in amazons:
+        replay.play(replay.parse_move(text))
+    assert len(replay.history) == 4 and not replay.is_over()
+
+
+# -- adjudication -------------------------------------------------------------------
+def test_the_move_limit_adjudicates_a_draw() -> None:
+    from protocol.tools.match.records import record_sgf
+
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, max_moves=10)
+    for record in play(match).records:
+        assert (record["result"], record["reason"], record["winner"], len(record["moves"])) == (
+            "0", "move_limit", None, 10)
+        assert record["adjudication"] == "10 moves played" and record["fault"] is None
+        assert "GC[ended by move_limit (adjudicated: 10 moves played); clock: no clock]" in record_sgf(record)
+    assert match.identity()["adjudication"] == {"max_moves": 10, "settled": False, "resign": None}
+
+
+def _settled_opening(game: str, size: int) -> tuple[str, ...]:
+    """The moves of the first seeded random game to reach a position whose
+    score can no longer change while the game goes on."""
+    from engine.games import find_game
+
+    rules = find_game(game)
+    for seed in range(200):
+        rng = random.Random(seed)
+        position = rules.new_position(size)
+        while not position.is_over():
+            if position.history and rules.settled(position, 0.0):
+                return tuple(position.format_move(move) for _, move in position.history)
+            no_move = rules.no_move(position, 0.0)
+            position.play(rng.choice([m for m in position.legal_moves() if m != no_move]))
+    raise AssertionError("no settled position found")
+
+
+@pytest.mark.parametrize("game, size", [("star", 3), ("amazons", 6)])
+def test_a_settled_game_is_scored_at_once(game: str, size: int) -> None:
+    from engine.games import find_game
+
+    opening = _settled_opening(game, size)
+    position = find_game(game).new_position(size)
+    for text in opening:
+        position.play(position.parse_move(text))
+    assert not position.is_over()
+    expected = find_game(game).score(position, 0.0)
+    match = settings(fake("--seed", "1"), fake("--seed", "2"), game=game, size=size, games=2,
+                     openings=(opening,), adjudicate_settled=True)
+    for record in play(match).records:
+        assert [m["move"] for m in record["moves"]] == list(opening)  # no move after the opening
+        assert (record["reason"], record["result"], record["adjudication"]) == (
+            "settled", expected.gtp_result(), "the score can no longer change")
+        assert record["score"] == expected.to_json(position)
+    # Without the option the game is played out.
+    assert all(len(r["moves"]) > len(opening) for r in play(replace(match, adjudicate_settled=False)).records)
+
+
+def test_both_engines_agreeing_that_a_side_is_lost_ends_the_game() -> None:
+    match = settings(fake("--seed", "1", "--winrate", "0.99"), fake("--seed", "2", "--winrate", "0.01"),
+                     size=3, games=2, resign_adjudication=(3, 0.05))
+    first, second = play(match).records
+    # B reports 1% after each of its moves, A 99%: after three moves each, B has lost.
+    assert (first["result"], first["reason"], first["winner_engine"], len(first["moves"])) == (
+        "B+R", "agreed_lost", "A", 6)
+    assert first["adjudication"] == ("for 3 moves each, white's engine gave itself a win rate of at most 0.05 "
+                                     "and its opponent's at least 0.95")
+    assert [m["winrate"] for m in first["moves"]] == [0.99, 0.01] * 3
+    assert (second["result"], second["winner_engine"], len(second["moves"])) == ("W+R", "A", 6)
+    replay_is_legal(first)
+    # An engine that does not report win rates is never adjudicated so.
+    match = settings(fake("--seed", "1", "--winrate", "0.99"), fake("--seed", "2"), size=3, games=1,
+                     resign_adjudication=(3, 0.05))
+    record, = play(match).records
+    assert record["reason"] == "score" and "adjudication" not in record
+    assert all("winrate" not in m for m in record["moves"] if m["colour"] == "white")
+
+
+# -- the report page ----------------------------------------------------------------
+def _assert_self_contained(page: str) -> None:
+    """One file: no script, no style sheet or image from elsewhere."""
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script" not in page and "src=" not in page and "<link" not in page
+    assert set(re.findall(r"https?://[^\"' ]+", page)) <= {"http://www.w3.org/2000/svg"}
+
+
+def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.ratings import fit_ratings
+    from protocol.tools.match.page import trajectory_series
+
+    engines = tuple(EngineEntry(name, EngineSpec.parse(fake("--seed", str(seed))))
+                    for name, seed in (("r1", 1), ("r2", 2), ("r3", 3)))
+    results = tmp_path / "rr.jsonl"
+    match = MatchSettings(engines=engines, size=3, games=4, results_path=str(results),
+                          records_path=str(tmp_path / "rr.sgf"), sgf_dir=str(tmp_path / "rr-sgf"), rating_prior=1)
+    records = play(match).records
+    assert main(["report", str(results)]) == 0
+    assert capsys.readouterr().err == f"report: {tmp_path / 'rr.html'} (12 games)\n"
+    page = (tmp_path / "rr.html").read_text()
+    _assert_self_contained(page)
+    for heading in ("Ratings", "Pairings", "Cross table", "Over the games", "Game lengths", "How the games ended",
+                    "Records", "Games"):
+        assert f"<h2>{heading}</h2>" in page
+    assert '<a href="rr.jsonl">results (JSON lines)</a>' in page
+    assert '<a href="rr.sgf">every game (SGF collection)</a>' in page
+    assert all(f'<a href="rr-sgf/{r["key"].replace(" vs ", "_vs_").replace(" #", "_")}.sgf">{r["key"]}</a>' in page
+               for r in records)
+    assert page.count("<svg") == 2 and f"<td>score</td>" not in page and "<td class=name>score</td><td>12</td>" in page
+    # The plot: each engine's joint rating after every game, the last the table's.
+    label, series, _ = trajectory_series(records, match)
+    assert label == "joint rating (Elo)" and [name for name, _ in series] == ["r1", "r2", "r3"]
+    final = {r.name: r.elo for r in fit_ratings([(s.first, s.second, s.tally.points, s.tally.games)
+                                                 for s in summarise(records, match)], prior_draws=1)}
+    assert {name: data[-1] for name, data in series} == {name: (12.0, final[name]) for name in final}
+    # An engine is rated from its first game: r3's is the 3rd played (pairs are
+    # played back to back, r1-r2 #0 and #1 first).
+    assert [r["key"] for r in records[:3]] == ["r1 vs r2 #0", "r1 vs r2 #1", "r1 vs r3 #0"]
+    assert [[x for x, _ in data] for _, data in series] == [[float(n) for n in range(1, 13)]] * 2 + [
+        [float(n) for n in range(3, 13)]]
+
+
+def test_the_report_page_plots_the_sprt_and_is_written_by_match(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.cli import main
+    from protocol.tools.match.page import trajectory_series
+
+    results, page_path = tmp_path / "s.jsonl", tmp_path / "s.html"
+    code = main(["match", "--black", fake("--seed", "1"), "--white", fake("--mode", "pass"), "--size", "3",
+                 "--games", "40", "--sprt", "0", "200", "0.05", "0.05", "--results", str(results),
+                 "--report", str(page_path)])
+    assert code == 0 and capsys.readouterr().err.splitlines()[-1] == f"report: {page_path}"
+    page = page_path.read_text()
+    _assert_self_contained(page)
+    header, records = read_results(str(results))
+    match = MatchSettings.from_identity(header["settings"], games=40, sprt=Sprt(0, 200, 0.05, 0.05))
+    label, series, lines = trajectory_series(records, match)
+    assert label == "SPRT log-likelihood ratio" and lines == [("H0", pytest.approx(-2.944, abs=1e-3)),
+                                                             ("H1", pytest.approx(2.944, abs=1e-3))]
+    (_, llr), = series
+    assert [y for _, y in llr] == [match.sprt.evaluate(tally_of(records[:n], "A", "B"), "pentanomial").llr
+                                   for n in range(1, len(records) + 1)]
+    assert llr[-1][1] >= 2.944 > llr[-2][1]  # the match stopped when the LLR crossed H1
+    assert "<td class=name>A vs B</td><td>16</td><td>16-0-0</td>" in page
+    # Without an SPRT, two engines plot the first one's Elo with its interval.
+    label, series, _ = trajectory_series(records, replace(match, sprt=None))
+    assert label == "Elo of A (pentanomial)" and [name for name, _ in series] == ["Elo of A", "95% low", "95% high"]
+    # A file that is no results file is one line.
+    (tmp_path / "notes.txt").write_text("hello\n")
+    assert main(["report", str(tmp_path / "notes.txt")]) == 2
+    assert capsys.readouterr().err.startswith(f"stargtp report: {tmp_path / 'notes.txt'}: ")

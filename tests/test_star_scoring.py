@@ -167,3 +167,26 @@ def test_zero_margin_goes_to_more_quarks():
     play(q, WHITE, "*20 *21 S20 S21 T20")
     play(q, BLACK, "T21 A20 A21 R20 R21")
     assert score(q, komi=-1).gtp_result() == "W+0"
+
+
+def test_a_settled_position_keeps_its_score_whatever_is_played() -> None:
+    # From every settled position of seeded random games, random play to the
+    # end never changes the score.
+    from engine.games import find_game
+
+    rules = find_game("star")
+    found = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        position = rules.new_position(3)
+        while not position.is_over():
+            if rules.settled(position, 0.0):
+                found += 1
+                result = rules.score(position, 0.0).gtp_result()
+                for trial in range(10):
+                    rest, trial_rng = position.copy(), random.Random(trial)
+                    while not rest.is_over():
+                        rest.play(trial_rng.choice(rest.legal_moves()))
+                    assert rules.score(rest, 0.0).gtp_result() == result
+            position.play(rng.choice(position.legal_moves()))
+    assert found == 22  # settled positions met (with empty cells left)

@@ -10,10 +10,11 @@ from engine.amazons.evaluation import queen_territory
 from engine.amazons.geometry import DEFAULT_SIZE, SIZES
 from engine.amazons.playout import random_playout
 from engine.amazons.position import Position
-from engine.amazons.scoring import Score, score
+from engine.amazons.scoring import Score, is_settled, score
 from engine.amazons.search import AmazonsMcts
 from engine.amazons.sgf import read_sgf, write_sgf
 from engine.colour import WHITE
+from engine.errors import GameError
 from engine.game import Game, moves_left_from_cells, plain_tree_hooks
 
 
@@ -38,6 +39,16 @@ def _tree_hooks(position: Position):
 
 def _no_move(position: Position, komi: float) -> None:
     return None  # no pass in the Amazons: a player without a move resigns
+
+
+def _settled(position: Position, komi: float) -> bool:
+    """The regions are separated and the territory count names the winner."""
+    if not is_settled(position):
+        return False
+    try:
+        return score(position).winner is not None
+    except GameError:
+        return False
 
 
 def _write_record(position: Position, result: str | None = None, komi: float = 0.0) -> str:
@@ -76,6 +87,7 @@ AMAZONS = Game(
     playout_winner=_playout_winner,
     tree_hooks=_tree_hooks,
     no_move=_no_move,
+    settled=_settled,
     moves_left=_moves_left,
     strongest_player="amazons-mcts",
     players={"amazons-mcts": AmazonsMcts},

@@ -14,7 +14,7 @@ from engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from engine.star.geometry import layout
 from engine.star.playout import peri_owners, playout_bits, random_playout
 from engine.star.position import PASS, Position
-from engine.star.scoring import Score, score
+from engine.star.scoring import Score, is_settled, score
 from engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
 
 
@@ -63,6 +63,10 @@ def _passing_wins(position: Position, komi: float) -> bool:
     return score(position, komi).winner == position.to_move
 
 
+def _settled(position: Position, komi: float) -> bool:
+    return is_settled(position)
+
+
 def _write_record(position: Position, result: str | None = None, komi: float = 0.0) -> str:
     return write_sgf(position, result, komi=komi)
 
@@ -99,6 +103,7 @@ STAR = Game(
     tree_hooks=_tree_hooks,
     no_move=_no_move,
     passing_wins=_passing_wins,
+    settled=_settled,
     moves_left=_moves_left,
     strongest_player="uct",
     analysis=_analysis,

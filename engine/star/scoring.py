@@ -246,4 +246,35 @@ def score(position, komi: float = 0.0) -> Score:
                  margin=margin, winner=winner, stars=infos, dead_groups=dead_groups)
 
 
-__all__ = ["ColourScore", "Score", "StarInfo", "score", "format_number"]
+def is_settled(position) -> bool:
+    """Whether the score can no longer change, whatever is still played.
+
+    It cannot when every open region (connected empty and dead cells) that
+    still has an empty cell borders exactly one star and holds fewer than two
+    pericells: a stone played there either joins that star or belongs to a
+    group with at most one pericell, which is dead; no star can be founded,
+    no two stars joined, and the region stays that star's. (A conservative
+    test: some settled positions are not recognised, none is wrongly.)
+
+    >>> from engine.star.position import Position
+    >>> is_settled(Position(3))
+    False
+    """
+    geo = position.geometry
+    board = position.board
+    count = geo.cell_count
+    star_of = [-1] * count
+    for index, info in enumerate(score(position).stars):
+        for cell in info.cells:
+            star_of[cell] = index
+    open_cell = [star_of[c] < 0 for c in range(count)]
+    for region in _components([c for c in range(count) if open_cell[c]], open_cell, geo.neighbours):
+        if all(board[c] != 0 for c in region):
+            continue  # dead stones only: nothing can be played there
+        bordering = {star_of[o] for c in region for o in geo.neighbours[c] if star_of[o] >= 0}
+        if len(bordering) != 1 or sum(1 for c in region if geo.is_peri[c]) >= 2:
+            return False
+    return True
+
+
+__all__ = ["ColourScore", "Score", "StarInfo", "is_settled", "score", "format_number"]

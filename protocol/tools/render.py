@@ -4,7 +4,8 @@ A record is one of:
 
 * a line of the match runner's results file (JSON lines: the header is
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
-* an SGF file of a game that has records (*Star, ``GM[2004]``; the Amazons,
+* an SGF file of a game that has records, or a collection of them (the match
+  runner's records file: ``--record`` picks a game by number or its ``GN``) (*Star, ``GM[2004]``; the Amazons,
   ``GM[18]``), read by the game its ``GM`` names (:func:`engine.games.read_record`);
   its ``RE`` is the recorded result and its ``KM`` the komi of the caption;
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
@@ -36,6 +37,7 @@ from engine.colour import parse_colour
 from engine.errors import GameError
 from engine.games import games, new_position
 from engine.games import read_record as read_sgf_record
+from engine.sgf import game_trees
 from protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
 from protocol.pictures import Drawing, describe, drawing_for, position_svg
 
@@ -73,11 +75,39 @@ def read_record(text: str, *, game: str | None = None, size: int | None = None,
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return _from_results(text, record, source)
-    if record is not None:
-        raise RecordChoiceError(f"{source} holds one game, not a match results file with several")
     if stripped.startswith("("):
+        try:
+            trees = game_trees(text)
+        except GameError as error:
+            raise RecordError(f"{source}: {error}") from None
+        if len(trees) > 1 or record is not None:
+            return _from_sgf(_choose(trees, record, source, lambda tree: _sgf_value(tree, "GN")), source)
         return _from_sgf(text, source)
+    if record is not None:
+        raise RecordChoiceError(f"{source} holds one game, not a match results file or SGF collection")
     return _from_move_list(text, game, size, source)
+
+
+def _choose(games: list[Any], wanted: str | None, source: str, key_of: Any) -> Any:
+    """The game ``--record`` picks out of several (a results file, an SGF
+    collection): by its 1-based number or its key (``key_of(game)``); the
+    first, with a warning, when it picks none."""
+    if not games:
+        raise RecordError(f"{source}: no game record in the file")
+    if wanted is None:
+        if len(games) > 1:
+            logger.warning("stargtp render: %s holds %d games; drawing the first "
+                           "(choose with --record N or --record KEY)", source, len(games))
+        return games[0]
+    matches = [game for game in games if key_of(game) == wanted]
+    if matches:
+        return matches[0]
+    if not wanted.isdigit():
+        raise RecordChoiceError(f"{source} holds no game with the key {wanted!r}")
+    index = int(wanted)
+    if not 1 <= index <= len(games):
+        raise RecordChoiceError(f"{source} holds games 1..{len(games)}, not {wanted}")
+    return games[index - 1]
 
 
 def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
@@ -91,23 +121,7 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
             raise RecordError(f"{source}:{number}: not a JSON record ({error})") from None
         if isinstance(item, dict) and item.get("type") != "header" and "moves" in item:
             played.append(item)
-    if not played:
-        raise RecordError(f"{source}: no game record in the file")
-    if wanted is None:
-        chosen = played[0]
-        if len(played) > 1:
-            logger.warning("stargtp render: %s holds %d games; drawing the first "
-                           "(choose with --record N or --record KEY)", source, len(played))
-    elif wanted.isdigit() and not any(g.get("key") == wanted for g in played):
-        index = int(wanted)
-        if not 1 <= index <= len(played):
-            raise RecordChoiceError(f"{source} holds games 1..{len(played)}, not {wanted}")
-        chosen = played[index - 1]
-    else:
-        matches = [g for g in played if g.get("key") == wanted]
-        if not matches:
-            raise RecordChoiceError(f"{source} holds no game with the key {wanted!r}")
-        chosen = matches[0]
+    chosen = _choose(played, wanted, source, lambda game: game.get("key"))
     try:
         position = new_position(chosen.get("game", default_game()), chosen.get("size"))
     except GameError as error:
@@ -262,7 +276,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move", type=int, metavar="N",
                         help="draw the position after N moves (negative: counted from the end)")
     parser.add_argument("--record", metavar="N|KEY",
-                        help="results file: the game to draw, by number (1 = first) or key")
+                        help="results file or SGF collection: the game to draw, by number (1 = first) or"
+                             " key (GN)")
     parser.add_argument("--game", choices=games(), help="move lists: the game (default star)")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=None,

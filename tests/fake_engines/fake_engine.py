@@ -3,7 +3,7 @@ and misbehaves on purpose when told to.
 
     python fake_engine.py [--mode MODE] [--at N] [--in-game G] [--seed S]
                           [--delay SECONDS] [--once-file PATH] [--stderr-bytes K]
-                          [--echo-time] [--move-delay SECONDS]
+                          [--echo-time] [--move-delay SECONDS] [--winrate W]
 
 It speaks the protocol on stdin/stdout with the rules core from ``engine``
 (so its legal moves are the referee's). ``--at N`` picks its N-th ``genmove``
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.colour import parse_colour  # noqa: E402
 from engine.errors import GameError  # noqa: E402
-from engine.games import games, new_position  # noqa: E402
+from engine.games import find_game, games, new_position  # noqa: E402
 
 MODES = ("random", "illegal", "garbage", "silent", "slow", "die", "close", "error", "huge",
          "trickle", "resign", "reject", "badscore", "pass", "crlf")
@@ -85,9 +85,11 @@ class FakeEngine:
         if name == "list_commands":
             return True, "\n".join(COMMANDS)
         if name == "known_command":
-            return True, "true" if args and args[0] in COMMANDS else "false"
+            known = COMMANDS + (ANALYSIS_COMMANDS if self.options.winrate is not None else ())
+            return True, "true" if args and args[0] in known else "false"
         if name == "game":
             self.game = args[0]
+            self.size = find_game(self.game).default_size
             self.new_game()
             return True, ""
         if name == "boardsize":
@@ -121,6 +123,11 @@ class FakeEngine:
             return True, ""
         if name == "genmove":
             return self.genmove(parse_colour(args[0]))
+        if name == "genmove_analyze" and self.options.winrate is not None:
+            ok, move = self.genmove(parse_colour(args[0]))
+            if not ok:
+                return ok, move
+            return True, f"info move {move} visits 1 winrate {self.options.winrate:g} order 0 pv {move}\nplay {move}"
         if name == "final_score":
             try:
                 result = self.position.rules.score(self.position, self.komi).gtp_result()
@@ -129,6 +136,10 @@ class FakeEngine:
             if self.options.mode == "badscore":
                 result = "W+99" if not result.startswith("W") else "B+99"
             return True, result
+        if name == "stargtp-param":
+            if len(args) == 2 and args[0] == "bad":
+                return False, "unknown parameter bad"
+            return True, ""
         if name == "quit":
             return True, ""
         return False, "unknown command"
@@ -185,9 +196,10 @@ class FakeEngine:
         return True, text
 
 
+ANALYSIS_COMMANDS = ("genmove_analyze",)
 COMMANDS = ("protocol_version", "name", "version", "list_commands", "known_command", "game",
             "boardsize", "clear_board", "komi", "play", "genmove", "final_score", "time_settings",
-            "time_left", "kgs-time_settings", "quit")
+            "time_left", "kgs-time_settings", "stargtp-param", "quit")
 
 
 def main() -> None:
@@ -203,6 +215,8 @@ def main() -> None:
                         help="write this many bytes to stderr for every command")
     parser.add_argument("--echo-time", action="store_true",
                         help="copy every time_settings / time_left command to stderr")
+    parser.add_argument("--winrate", type=float, default=None,
+                        help="know genmove_analyze, and report this win rate with every move")
     parser.add_argument("--move-delay", type=float, default=0.0,
                         help="sleep this long before every genmove answer")
     options = parser.parse_args()

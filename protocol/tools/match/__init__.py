@@ -16,10 +16,12 @@ One module per concept, each usable on its own from Python:
   :class:`EngineEntry`, openings, and :func:`schedule`, the list of
   :class:`GameJob` a match consists of;
 * :mod:`~protocol.tools.match.referee` -- :func:`play_game`, refereeing one
-  game between two connected controllers: seats, clocks, faults;
+  game between two connected controllers: seats, clocks, faults, and
+  :func:`adjudicate`, ending a game early;
 * :mod:`~protocol.tools.match.records` -- a game's record: how it can end
-  (the fault kinds), the score of a finished game, the SGF copy
-  (:func:`save_sgf`);
+  (the fault kinds, the adjudications), the score of a finished game, its
+  SGF (:func:`record_sgf`, :func:`save_sgf`, the collection
+  :class:`RecordsFile`);
 * :mod:`~protocol.tools.match.results` -- the results file;
 * :mod:`~protocol.tools.match.report` -- :func:`summarise`,
   :func:`format_summary` and the progress line;
@@ -35,11 +37,12 @@ from __future__ import annotations
 
 from protocol.clock import TimeControl
 from protocol.tools.match.cli import add_arguments, run, settings_from_args
-from protocol.tools.match.records import (CRASH, FAULT_KINDS, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE,
-                                          PROTOCOL_ERROR, REASON_NO_MOVES, REASON_RESIGN, REASON_SCORE,
-                                          REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, board_outcome,
-                                          default_sgf_dir, save_sgf)
-from protocol.tools.match.referee import RefereeClock, Seat, play_game
+from protocol.tools.match.records import (ADJUDICATIONS, CRASH, FAULT_KINDS, GENMOVE_ERROR, ILLEGAL_MOVE,
+                                          MALFORMED_MOVE, PROTOCOL_ERROR, REASON_AGREED, REASON_MOVE_LIMIT,
+                                          REASON_NO_MOVES, REASON_RESIGN, REASON_SCORE, REASON_SETTLED,
+                                          REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, RecordsFile,
+                                          board_outcome, default_sgf_dir, record_sgf, save_sgf)
+from protocol.tools.match.referee import RefereeClock, Seat, adjudicate, play_game
 from protocol.tools.match.report import PairingSummary, Progress, format_summary, summarise, tally_of
 from protocol.tools.match.results import ResultsError, ResultsFile, read_results
 from protocol.tools.match.runner import EnginePool, MatchResult, deal, run_match
@@ -47,7 +50,8 @@ from protocol.tools.match.settings import (EngineEntry, GameJob, MatchSettings, 
                                            schedule)
 
 __all__ = [
-    "CRASH", "FAULT_KINDS", "GENMOVE_ERROR", "ILLEGAL_MOVE", "MALFORMED_MOVE", "PROTOCOL_ERROR",
+    "ADJUDICATIONS", "REASON_AGREED", "REASON_MOVE_LIMIT", "REASON_SETTLED", "RecordsFile", "adjudicate",
+    "record_sgf", "CRASH", "FAULT_KINDS", "GENMOVE_ERROR", "ILLEGAL_MOVE", "MALFORMED_MOVE", "PROTOCOL_ERROR",
     "REASON_NO_MOVES", "REASON_RESIGN", "REASON_SCORE", "REJECTED_MOVE", "SETUP_ERROR", "START_FAILURE",
     "TIMEOUT", "EngineEntry", "EnginePool", "GameJob", "MatchResult", "MatchSettings", "PairingSummary",
     "Progress", "RefereeClock", "ResultsError", "ResultsFile", "Seat", "TimeControl", "add_arguments",

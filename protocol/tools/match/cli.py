@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import math
 import os
+import re
 import sys
 from typing import TextIO
 
@@ -21,13 +23,15 @@ from protocol.clock import TimeControl
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
 from protocol.stats import Sprt
 from protocol.signals import add_signal_handlers, remove_signal_handlers
-from protocol.tools.match.records import default_sgf_dir
+from protocol.tools.match.records import default_records_path, default_sgf_dir
+from protocol.tools.match.page import write_page
 from protocol.tools.match.report import format_summary
-from protocol.tools.match.results import ResultsError
+from protocol.tools.match.results import ResultsError, read_results
 from protocol.tools.match.runner import MatchResult, run_match
 from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
-                                           PLAYOUTS_PLACEHOLDER, EngineEntry, MatchSettings,
-                                           has_playouts_placeholder, read_openings)
+                                           PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
+                                           has_playouts_placeholder, random_opening, read_engines_file,
+                                           read_openings)
 
 OPT_BLACK = "--black [NAME=]ENGINE"
 OPT_WHITE = "--white [NAME=]ENGINE"
@@ -50,6 +54,16 @@ OPT_SPRT = "--sprt ELO0 ELO1 ALPHA BETA"
 OPT_ENGINE_STDERR = "--engine-stderr FILE"
 OPT_MAX_RESPONSE = "--max-response-bytes N"
 OPT_SGF_DIR = "--sgf-dir DIR"
+OPT_RECORDS = "--records FILE"
+OPT_RATING_PRIOR = "--rating-prior DRAWS"
+OPT_ENGINES_FILE = "--engines-file FILE"
+OPT_RANDOM_OPENINGS = "--random-openings PLIES"
+OPT_MAX_MOVES = "--max-moves N"
+OPT_REPORT = "--report FILE.html"
+OPT_RESIGN_ADJUDICATION = "--resign-adjudication MOVES WINRATE"
+OPT_OPENINGS_SEED = "--openings-seed N"
+OPT_REPORT_EVERY = "--report-every N"
+OPT_DEBUG = "--debug FILE"
 
 
 def _one_line_errors(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +85,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          "plays black in even rounds")
     engines.add_argument("--white", metavar="[NAME=]ENGINE", help="second engine (named B unless NAME= is given)")
     engines.add_argument("--engine", metavar="NAME=ENGINE", action="append", default=[],
-                         help="an engine by name; give two or more for a round robin (instead of --black/--white)")
+                         help="an engine by name; give two or more for a tournament (instead of --black/--white)")
+    engines.add_argument("--engines-file", metavar="FILE",
+                         help="TOML file of engines ([engines.NAME] with command, directory, options); "
+                              "--engine NAME, --black NAME and --white NAME then pick them by name")
+    engines.add_argument("--tournament", choices=TOURNAMENTS, default=ROUND_ROBIN,
+                         help="round-robin: every pair of engines plays (default); gauntlet: the first engine "
+                              "plays each of the others")
     game = parser.add_argument_group("games")
     game.add_argument("--game", choices=games(), default=games()[0])
     game.add_argument("--size", metavar="N", help="board size (rings for *Star); default per game")
@@ -81,6 +101,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="the first engine always plays black")
     game.add_argument("--openings", metavar="FILE", help="opening move lists, one per line; each is played twice, "
                       "colours swapped")
+    game.add_argument("--random-openings", metavar="PLIES",
+                      help="a seeded random opening of PLIES legal moves for each pair of games, played "
+                           "with colours swapped (instead of --openings)")
+    game.add_argument("--openings-seed", metavar="N", help="seed of --random-openings (default 1)")
+    adjudication = parser.add_argument_group("adjudication (the record's reason and adjudication say why)")
+    adjudication.add_argument("--max-moves", metavar="N", help="a game that reaches N moves is a draw")
+    adjudication.add_argument("--adjudicate-settled", action="store_true",
+                              help="end a game with its score as soon as the score can no longer change")
+    adjudication.add_argument("--resign-adjudication", nargs=2, metavar=("MOVES", "WINRATE"),
+                              help="a side loses when, for MOVES moves each, its engine reports a win rate of at "
+                                   "most WINRATE and the opponent's at least 1 - WINRATE (genmove_analyze)")
     clock = parser.add_argument_group("time control")
     clock.add_argument("--time", metavar="MAIN[+INC]", help="main time and Fischer increment, seconds")
     clock.add_argument("--byoyomi", metavar="SECONDS[xPERIODS]", help="Japanese byo-yomi after main time")
@@ -97,11 +128,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"longest wait for a started engine's first answer (default {DEFAULT_START_TIMEOUT:g})")
     run = parser.add_argument_group("running")
     run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1)")
-    run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume")
+    run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume "
+                     "(default: a new file named after the engines and the time, e.g. "
+                     "match-A-vs-B-20261201-180000.jsonl)")
     run.add_argument("--sprt", nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                      help="stop early when the sequential test decides")
     run.add_argument("--sprt-model", choices=("logistic", "bayeselo"), default="logistic",
                      help="Elo model of the SPRT: fishtest's logistic (default) or cutechess-cli's bayeselo")
+    run.add_argument("--rating-prior", metavar="DRAWS",
+                     help="virtual draws per pairing in the joint rating list (default 1; 0: plain maximum "
+                          "likelihood, no finite rating for a perfect score)")
     run.add_argument("--stats", choices=("auto", "trinomial", "pentanomial"), default="auto",
                      help="sampling model: pentanomial counts colour-swapped game pairs (auto: when alternating)")
     run.add_argument("--no-score-check", dest="check_scores", action="store_false",
@@ -112,7 +148,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--sgf-dir", metavar="DIR",
                      help="Amazons: save each game as SGF in DIR (default with --results FILE:"
                           " FILE's name without its suffix, plus -sgf)")
+    run.add_argument("--records", metavar="FILE",
+                     help="every game in one SGF collection (default with --results FILE: FILE's name with"
+                          " .sgf for its suffix)")
+    run.add_argument("--report", metavar="FILE.html",
+                     help="write a report page (ratings, tables, plots, links to the records) at the end")
     run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument("--report-every", metavar="N", help="print the results table on stderr every N games")
+    run.add_argument("--debug", metavar="FILE",
+                     help="log every line sent to and received from every engine, with time, game and engine")
 
 
 def _whole_number(option: str, text: str | None, default: int | None, minimum: int | None) -> int | None:
@@ -174,6 +218,17 @@ def _directory_to_fill(option: str, path: str) -> None:
         raise ValueError(f"{option}: cannot create {path}: permission denied in {ancestor}")
 
 
+def _empty_or_sgf(path: str) -> bool:
+    """Whether ``path`` is missing, empty or starts like SGF: a records file
+    is written anew, and must not replace anything else."""
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(64).lstrip()
+    except OSError:
+        return True
+    return not start or start.startswith(b"(")
+
+
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -181,8 +236,27 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+def _configured_engines(path: str | None) -> dict[str, EngineEntry]:
+    """The engines of ``--engines-file``, by name (none without one)."""
+    if path is None:
+        return {}
+    try:
+        return read_engines_file(path)
+    except OSError as error:
+        raise ValueError(f"{OPT_ENGINES_FILE}: cannot read {path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise ValueError(f"{OPT_ENGINES_FILE}: {error}") from None
+
+
 def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
+    configured = _configured_engines(args.engines_file)
+
     def entry(option: str, text: str, default_name: str | None) -> EngineEntry:
+        if text in configured:
+            return configured[text]
+        if configured and re.fullmatch(r"[A-Za-z0-9_.-]+", text):
+            raise ValueError(f"{option}: no engine {text!r} in {args.engines_file} "
+                             f"(it has {', '.join(configured)})")
         try:
             return EngineEntry.parse(text, default_name)
         except ValueError as error:
@@ -193,7 +267,7 @@ def _engine_entries(args: argparse.Namespace) -> list[EngineEntry]:
             raise ValueError(f"{OPT_ENGINE}: use either --black/--white or --engine, not both")
         entries = [entry(OPT_ENGINE, text, None) for text in args.engine]
         if len(entries) < 2:
-            raise ValueError(f"{OPT_ENGINE}: a round robin needs two or more engines, not {len(entries)}")
+            raise ValueError(f"{OPT_ENGINE}: a tournament needs two or more engines, not {len(entries)}")
         option = OPT_ENGINE
     else:
         if not (args.black and args.white):
@@ -230,6 +304,27 @@ def _time_control(args: argparse.Namespace) -> TimeControl:
         raise ValueError(f"{OPT_TIME}: {error}") from None
 
 
+def default_results_path(entries: list[EngineEntry], now: datetime.datetime | None = None,
+                         directory: str = ".") -> str:
+    """A new results file's name when ``--results`` is not given: the engines
+    and the local time, ``match-A-vs-B-20261201-180000.jsonl`` (a round robin
+    names its first engines and how many more), never an existing file.
+
+    >>> entries = [EngineEntry.parse(text) for text in ("flat=x", "uct=y")]
+    >>> default_results_path(entries, datetime.datetime(2026, 12, 1, 18, 0), "/nonexistent")
+    '/nonexistent/match-flat-vs-uct-20261201-180000.jsonl'
+    """
+    names = [entry.name for entry in entries]
+    who = "-vs-".join(names) if len(names) <= 3 else f"{names[0]}-vs-{names[1]}-and-{len(names) - 2}-more"
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = os.path.join(directory, f"match-{who}-{stamp}") if directory != "." else f"match-{who}-{stamp}"
+    path, number = base + ".jsonl", 1
+    while os.path.exists(path):
+        number += 1
+        path = f"{base}-{number}.jsonl"
+    return path
+
+
 def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     """Build :class:`MatchSettings` from parsed options. ValueError, with a
     message that names the option and the form it takes, when they do not fit."""
@@ -244,6 +339,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     komi = _number(OPT_KOMI, args.komi, 0.0)
     games_per_pairing = _whole_number(OPT_GAMES, args.games, 2, 1)
     concurrency = _whole_number(OPT_CONCURRENCY, args.concurrency, 1, 1)
+    rating_prior = _number(OPT_RATING_PRIOR, args.rating_prior, 1.0, minimum=0.0, unit=" of draws")
     playouts = _whole_number(OPT_PLAYOUTS, args.playouts, None, 1)
     time_control = _time_control(args)
     if playouts is not None and time_control.limited:
@@ -267,7 +363,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         except ValueError as error:
             raise ValueError(f"{OPT_SPRT}: {error}") from None
         if len(entries) != 2:
-            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a round robin of {len(entries)}")
+            raise ValueError(f"{OPT_SPRT}: an SPRT needs exactly two engines, not a tournament of {len(entries)}")
         if args.sprt_model == "bayeselo" and (args.stats == "pentanomial" or
                                               (args.stats == "auto" and args.alternate)):
             raise ValueError("--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)")
@@ -282,23 +378,55 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
             raise ValueError(f"{OPT_OPENINGS}: {args.openings} is not UTF-8 text") from None
         except (ValueError, GameError) as error:
             raise ValueError(f"{OPT_OPENINGS}: {error}") from None
-    if args.results:
-        _file_to_write(OPT_RESULTS, args.results)
-    if args.engine_stderr:
-        _file_to_write(OPT_ENGINE_STDERR, args.engine_stderr)
-        if args.results and _same_file(args.results, args.engine_stderr):
-            raise ValueError(f"{OPT_ENGINE_STDERR}: {args.engine_stderr} is also the {OPT_RESULTS}; "
-                             f"the engines' stderr would corrupt the results")
-    sgf_dir = args.sgf_dir or default_sgf_dir(rules, args.results)
+    random_openings = _whole_number(OPT_RANDOM_OPENINGS, args.random_openings, 0, 1)
+    openings_seed = _whole_number(OPT_OPENINGS_SEED, args.openings_seed, 1, None)
+    if random_openings and args.openings:
+        raise ValueError(f"{OPT_RANDOM_OPENINGS}: choose random openings or {OPT_OPENINGS}, not both")
+    if random_openings:
+        try:
+            random_opening(args.game, size_value, komi, random_openings, openings_seed, 0)
+        except GameError as error:
+            raise ValueError(f"{OPT_RANDOM_OPENINGS}: {error}") from None
+    max_moves = _whole_number(OPT_MAX_MOVES, args.max_moves, None, 1)
+    resign_adjudication = None
+    if args.resign_adjudication:
+        resign_moves = _whole_number(OPT_RESIGN_ADJUDICATION, args.resign_adjudication[0], 1, 1)
+        winrate = _number(OPT_RESIGN_ADJUDICATION, args.resign_adjudication[1], 0.0, minimum=0.0)
+        if winrate >= 0.5:
+            raise ValueError(f"{OPT_RESIGN_ADJUDICATION}: expected a win rate below 0.5, not "
+                             f"{args.resign_adjudication[1]!r}")
+        resign_adjudication = (resign_moves or 1, winrate)
+    results = args.results or default_results_path(entries)
+    _file_to_write(OPT_RESULTS, results)
+    logs = ((OPT_ENGINE_STDERR, args.engine_stderr, "the engines' stderr"), (OPT_DEBUG, args.debug, "the debug log"))
+    for option, path, what in logs:
+        if path:
+            _file_to_write(option, path)
+            if _same_file(results, path):
+                raise ValueError(f"{option}: {path} is also the {OPT_RESULTS}; {what} would corrupt the results")
+    records_path = args.records or default_records_path(rules, results)
+    if records_path:
+        option = OPT_RECORDS + ("" if args.records else f" (default for {OPT_RESULTS})")
+        _file_to_write(option, records_path)
+        if _same_file(results, records_path):
+            raise ValueError(f"{option}: {records_path} is also the {OPT_RESULTS}")
+        if not _empty_or_sgf(records_path):
+            raise ValueError(f"{option}: {records_path} is not an SGF collection; give a new file or one "
+                             f"written by stargtp match")
+    sgf_dir = args.sgf_dir or default_sgf_dir(rules, results)
     if sgf_dir:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
-        engines=tuple(entries), game=args.game, size=size, komi=komi, games=games_per_pairing,
-        alternate=args.alternate, openings=openings, time_control=time_control,
+        engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size,
+        komi=komi, games=games_per_pairing,
+        alternate=args.alternate, openings=openings, random_openings=random_openings,
+        openings_seed=openings_seed, max_moves=max_moves, adjudicate_settled=args.adjudicate_settled,
+        resign_adjudication=resign_adjudication, time_control=time_control,
         time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
-        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=args.results,
-        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir)
+        concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,
+        check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir,
+        records_path=records_path)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -309,26 +437,65 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
+    try:
+        report_every = _whole_number(OPT_REPORT_EVERY, args.report_every, 0, 1)
+        if args.report:
+            _file_to_write(OPT_REPORT, args.report)
+    except ValueError as error:
+        print(f"stargtp match: {error}", file=sys.stderr)
+        return 2
     progress = None if args.quiet else sys.stderr
     try:
-        result = asyncio.run(_run_interruptible(settings, progress))
+        result = asyncio.run(_run_interruptible(settings, progress, report_every, args.debug))
     except ResultsError as error:
         print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
+        if args.results is None:
+            _remove_if_empty(settings.results_path)
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     if result is None:
-        print("stargtp match: interrupted; re-run with the same --results file to resume", file=sys.stderr)
+        print(f"stargtp match: interrupted{_resume_hint(settings.results_path)}", file=sys.stderr)
         return 130
     if result.sprt_stopped:
         print("SPRT decided: stopped early", file=sys.stderr)
     print(format_summary(result.summaries, settings))
     sys.stdout.flush()
+    if args.report:
+        try:
+            write_page(args.report, result.records, settings)
+        except OSError as error:
+            print(f"stargtp match: {OPT_REPORT}: cannot write {args.report}: {error.strerror or error}",
+                  file=sys.stderr)
+            return 2
+        if progress is not None:
+            print(f"report: {args.report}", file=sys.stderr)
     return 0
 
 
-async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -> MatchResult | None:
+def _remove_if_empty(path: str | None) -> None:
+    """Remove a results file this run named and created, when no game got
+    into it (the engines could not be started): nothing to keep."""
+    try:
+        if path and not read_results(path)[1]:
+            os.remove(path)
+    except (OSError, ResultsError):
+        pass
+
+
+def _resume_hint(path: str | None) -> str:
+    """How to go on after an interruption, when the results file holds games."""
+    try:
+        _, games = read_results(path) if path else (None, [])
+    except (OSError, ResultsError):
+        return ""
+    recorded = f"{len(games)} game{'' if len(games) == 1 else 's'} recorded"
+    return f"; re-run with --results {path} to resume ({recorded})" if games else ""
+
+
+async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, report_every: int = 0,
+                             debug: str | None = None) -> MatchResult | None:
     """:func:`run_match`, cancelled cleanly (engines closed) by SIGINT/SIGTERM."""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -342,7 +509,7 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None) -
 
     handled = add_signal_handlers(loop, interrupt)
     try:
-        return await run_match(settings, progress=progress)
+        return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
     except asyncio.CancelledError:
         if interrupted:
             return None

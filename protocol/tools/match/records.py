@@ -30,6 +30,16 @@ REASON_NO_MOVES = "no_moves"
 REASON_RESIGN = "resign"
 """``genmove`` answered ``resign``."""
 
+# Adjudications: the referee ends the game early; the record's
+# ``adjudication`` says why.
+REASON_MOVE_LIMIT = "move_limit"
+"""The game reached the match's move limit: a draw."""
+REASON_SETTLED = "settled"
+"""The score could no longer change (the game's ``settled``): scored now."""
+REASON_AGREED = "agreed_lost"
+"""Both engines' evaluations agreed, for several moves, that one side is lost."""
+ADJUDICATIONS = (REASON_MOVE_LIMIT, REASON_SETTLED, REASON_AGREED)
+
 # Faults: the engine at fault loses the game for one of these.
 ILLEGAL_MOVE = "illegal_move"
 """``genmove`` answered a move the rules forbid here (e.g. an occupied cell)."""
@@ -71,14 +81,16 @@ def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | 
         "engines": {colour_name(c): {"name": names[c], "target": settings.engine(names[c]).spec.text,
                                      "id": identities[c]} for c in (BLACK, WHITE)},
         "opening": None if job.opening_index is None else {"index": job.opening_index, "moves": list(job.opening)},
+        "clock": settings.clock_text(),
         "moves": moves,
     }
 
 
 def result_text(winner: int, reason: str) -> str:
     """The result of a game that did not end on the board, in SGF's notation:
-    R resign, T time, F forfeit (every other fault)."""
-    suffix = {REASON_RESIGN: "R", TIMEOUT: "T"}.get(reason, "F")
+    R resign (or a loss both engines agreed on), T time, F forfeit (every
+    other fault)."""
+    suffix = {REASON_RESIGN: "R", REASON_AGREED: "R", TIMEOUT: "T"}.get(reason, "F")
     return f"{'B' if winner == BLACK else 'W'}+{suffix}"
 
 
@@ -103,6 +115,8 @@ def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict
         "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(timespec="seconds"),
         "seconds": round(finished - started, 3),
     })
+    if outcome.get("adjudication"):
+        record["adjudication"] = outcome["adjudication"]
 
 
 def board_outcome(position: Position, komi: float) -> dict[str, Any]:
@@ -141,13 +155,13 @@ def replay(record: dict[str, Any]) -> Position:
 
 
 # -- SGF -----------------------------------------------------------------------
-def save_sgf(record: dict[str, Any], directory: str) -> str | None:
-    """Write a game record as SGF into ``directory`` (created if needed), for
-    the games that have SGF records (the game's ``write_record``). Returns the
-    path written, or None for a game without records.
-
-    SGF calls the first mover ``B``: ``PB`` names the engine that moved first
-    (in the Amazons our White, whose moves the game's writer writes as ``B``)."""
+def record_sgf(record: dict[str, Any]) -> str | None:
+    """A game record as SGF, for the games that have SGF records (the game's
+    ``write_record``), else None. The root names the engines (SGF calls the
+    first mover ``B``: ``PB`` names the engine that moved first, in the
+    Amazons our White, whose moves the game's writer writes as ``B``), the
+    game (``GN``, its key), the date (``DT``) and how the game ended and under
+    which time control (``GC``)."""
     rules = find_game(record["game"])
     if rules.write_record is None:
         return None
@@ -155,13 +169,68 @@ def save_sgf(record: dict[str, Any], directory: str) -> str | None:
     first_mover = rules.new_position(record["size"]).to_move
     names = {colour: record["engines"][colour_name(colour)]["name"] for colour in (BLACK, WHITE)}
     text = rules.write_record(position, result=record["result"], komi=record.get("komi", 0.0))
-    text = add_root_properties(text, {"PB": names[first_mover], "PW": names[opponent(first_mover)],
-                                      "GN": record["key"], "GC": f"ended by {record['reason']}"})
+    properties = {"PB": names[first_mover], "PW": names[opponent(first_mover)], "GN": record["key"]}
+    if record.get("started"):
+        properties["DT"] = record["started"][:10]
+    fault = record.get("fault")
+    ending = f"ended by {record['reason']}" + (f" of {fault['engine']}: {fault['detail']}" if fault else "")
+    if record.get("adjudication"):
+        ending += f" (adjudicated: {record['adjudication']})"
+    properties["GC"] = ending + (f"; clock: {record['clock']}" if record.get("clock") else "")
+    return add_root_properties(text, properties)
+
+
+def save_sgf(record: dict[str, Any], directory: str) -> str | None:
+    """Write a game record as SGF (:func:`record_sgf`) into ``directory``
+    (created if needed). Returns the path written, or None for a game
+    without records."""
+    text = record_sgf(record)
+    if text is None:
+        return None
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf")
+    path = os.path.join(directory, sgf_file_name(record))
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(text)
     return path
+
+
+def sgf_file_name(record: dict[str, Any]) -> str:
+    """The name of a game's own SGF file: its key, made safe
+    (``A vs B #3`` -> ``A_vs_B_3.sgf``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", record["key"]) + ".sgf"
+
+
+class RecordsFile:
+    """Every game of a match in one SGF collection (like cutechess-cli's
+    ``-pgnout``), one game tree after another in the order the games ended.
+
+    It is made again from the results file's games when a match (re)starts,
+    so it always agrees with the results file, then each game is appended as
+    it finishes. Games without SGF records are left out."""
+
+    def __init__(self, path: str, records: list[dict[str, Any]]) -> None:
+        self.path = path
+        texts = [text for text in map(record_sgf, records) if text is not None]
+        temporary = path + ".tmp"
+        with open(temporary, "w", encoding="utf-8") as stream:
+            stream.write("".join(texts))
+        os.replace(temporary, path)
+
+    def append(self, record: dict[str, Any]) -> None:
+        text = record_sgf(record)
+        if text is not None:
+            with open(self.path, "a", encoding="utf-8") as stream:
+                stream.write(text)
+
+
+def default_records_path(game: Game | str, results_path: str | None) -> str | None:
+    """Where the SGF collection of a match goes when no file is given: beside
+    the results file for a game that has SGF records (``games.jsonl`` ->
+    ``games.sgf``), else nowhere."""
+    rules = find_game(game) if isinstance(game, str) else game
+    if rules.write_record is None or not results_path:
+        return None
+    return os.path.splitext(results_path)[0] + ".sgf"
 
 
 def default_sgf_dir(game: Game | str, results_path: str | None) -> str | None:

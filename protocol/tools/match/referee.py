@@ -13,6 +13,7 @@ recorded (:mod:`protocol.tools.match.records` lists the kinds).
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -24,8 +25,9 @@ from protocol.clock import BYOYOMI, TimeControl, TimeLeft
 from protocol.controller import (ControllerError, EngineError, GtpController, ProtocolError, ResponseTimeout,
                                  TransportError)
 from protocol.tools.match.records import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR,
-                                          REASON_RESIGN, REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT,
-                                          board_outcome, clip, complete_record, new_record)
+                                          REASON_AGREED, REASON_MOVE_LIMIT, REASON_RESIGN, REASON_SETTLED,
+                                          REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, board_outcome, clip,
+                                          complete_record, new_record)
 from protocol.tools.match.settings import GameJob, MatchSettings
 
 
@@ -100,13 +102,15 @@ def _controller_fault(colour: int, error: ControllerError, seat: Seat) -> _Fault
 
 
 async def play_game(job: GameJob, seats: dict[int, Seat], settings: MatchSettings,
-                    log: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+                    log: Callable[[str], None] = lambda line: None,
+                    on_move: Callable[[int], None] = lambda count: None) -> dict[str, Any]:
     """Referee one game and return its record (a JSON-ready dict).
 
     ``seats`` maps BLACK and WHITE to the engines; their controllers must be
     connected (or None, which forfeits). Never raises for anything an engine
     does; controllers that went out of step are left broken for the caller
-    to replace.
+    to replace. ``on_move`` hears the number of moves played after each move
+    (for a live display).
     """
     started = time.time()
     position = settings.rules.new_position(settings.board_size)
@@ -118,7 +122,7 @@ async def play_game(job: GameJob, seats: dict[int, Seat], settings: MatchSetting
     outcome: dict[str, Any]
     try:
         await _setup(position, seats, settings, job, moves)
-        outcome = await _play_moves(position, seats, clocks, settings, moves)
+        outcome = await _play_moves(position, seats, clocks, settings, moves, on_move)
     except _Fault as fault:
         outcome = fault.outcome(seats)
         log(f"{job.key}: {seats[fault.colour].name} ({colour_name(fault.colour)}) loses by "
@@ -177,9 +181,12 @@ async def _setup(position: Position, seats: dict[int, Seat], settings: MatchSett
         moves.append({"colour": colour_name(mover), "move": text, "seconds": None})
 
 
-async def _genmove(seat: Seat, colour: int, clock: RefereeClock, settings: MatchSettings) -> tuple[str, float]:
-    """Ask ``seat`` for its move under its clock: ``(answer, seconds taken)``,
-    the clock charged."""
+async def _genmove(seat: Seat, colour: int, clock: RefereeClock,
+                   settings: MatchSettings) -> tuple[str, float, float | None]:
+    """Ask ``seat`` for its move under its clock: ``(answer, seconds taken,
+    win rate)``, the clock charged. With resign adjudication, an engine that
+    knows ``genmove_analyze`` is asked with it, for its win rate; else the
+    win rate is None."""
     controller = seat.controller
     assert controller is not None
     allowance = clock.allowance()
@@ -190,9 +197,11 @@ async def _genmove(seat: Seat, colour: int, clock: RefereeClock, settings: Match
         if await _knows(seat, colour, "time_left"):
             await _send(seat, colour, f"time_left {colour_name(colour)} {seconds} {stones}")
         limit = allowance + settings.time_tolerance
+    analyse = settings.resign_adjudication is not None and await _knows(seat, colour, "genmove_analyze")
+    command = f"genmove_analyze {colour_name(colour)} {ONE_REPORT}" if analyse else f"genmove {colour_name(colour)}"
     began = time.monotonic()
     try:
-        answer = await controller.send(f"genmove {colour_name(colour)}", timeout=limit)
+        answer = await controller.send(command, timeout=limit)
     except ResponseTimeout:
         if math.isinf(allowance):
             detail = f"no move within the move timeout of {limit:g} s"
@@ -206,14 +215,47 @@ async def _genmove(seat: Seat, colour: int, clock: RefereeClock, settings: Match
         raise _controller_fault(colour, error, seat) from None
     elapsed = time.monotonic() - began
     clock.charge(elapsed)
-    return answer.strip(), elapsed
+    if analyse:
+        move, winrate = _analysed_move(answer, colour)
+        return move, elapsed, winrate
+    return answer.strip(), elapsed, None
+
+
+ONE_REPORT = 360000
+"""``genmove_analyze``'s interval (centiseconds, its largest): one report,
+at the end of the search, so the win rate is the one the move rests on."""
+
+
+def _analysed_move(answer: str, colour: int) -> tuple[str, float | None]:
+    """The move (``play MOVE``, the last line) and the win rate of the best
+    move of the last ``info`` line of a ``genmove_analyze`` answer."""
+    lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
+    if not lines or not lines[-1].startswith("play "):
+        raise _Fault(colour, MALFORMED_MOVE, "genmove_analyze answered no 'play MOVE' line",
+                     clip(answer.strip())) from None
+    winrate = None
+    for line in reversed(lines[:-1]):
+        found = re.search(r"\bwinrate\s+([-+0-9.eE]+)", line)
+        if line.startswith("info") and found:
+            try:
+                winrate = float(found.group(1))
+            except ValueError:
+                pass
+            break
+    return lines[-1][5:].strip(), winrate
 
 
 async def _play_moves(position: Position, seats: dict[int, Seat], clocks: dict[int, RefereeClock],
-                      settings: MatchSettings, moves: list[dict[str, Any]]) -> dict[str, Any]:
+                      settings: MatchSettings, moves: list[dict[str, Any]],
+                      on_move: Callable[[int], None]) -> dict[str, Any]:
+    winrates: dict[int, list[float | None]] = {BLACK: [], WHITE: []}
     while not position.is_over():
+        adjudicated = adjudicate(position, settings, len(moves), winrates)
+        if adjudicated is not None:
+            return adjudicated
         colour = position.to_move
-        text, elapsed = await _genmove(seats[colour], colour, clocks[colour], settings)
+        text, elapsed, winrate = await _genmove(seats[colour], colour, clocks[colour], settings)
+        winrates[colour].append(winrate)
         if text.lower() == "resign":
             moves.append({"colour": colour_name(colour), "move": "resign", "seconds": round(elapsed, 4)})
             return {"winner": opponent(colour), "reason": REASON_RESIGN}
@@ -225,7 +267,9 @@ async def _play_moves(position: Position, seats: dict[int, Seat], clocks: dict[i
             raise _Fault(colour, ILLEGAL_MOVE, f"{position.format_move(move)} is not legal here", text)
         position.play(move, colour)
         canonical = position.format_move(move)
-        moves.append({"colour": colour_name(colour), "move": canonical, "seconds": round(elapsed, 4)})
+        moves.append({"colour": colour_name(colour), "move": canonical, "seconds": round(elapsed, 4),
+                      **({"winrate": winrate} if winrate is not None else {})})
+        on_move(len(moves))
         other = opponent(colour)
         other_seat = seats[other]
         assert other_seat.controller is not None
@@ -240,6 +284,31 @@ async def _play_moves(position: Position, seats: dict[int, Seat], clocks: dict[i
     if settings.check_scores:
         await _cross_check(outcome, seats)
     return outcome
+
+
+def adjudicate(position: Position, settings: MatchSettings, moves: int,
+               winrates: dict[int, list[float | None]]) -> dict[str, Any] | None:
+    """The outcome of a game the referee ends before the rules do, or None:
+    a loss both engines agree on (resign adjudication), the move limit (a
+    draw), or a score that can no longer change (the game's ``settled``)."""
+    if settings.resign_adjudication is not None:
+        count, threshold = settings.resign_adjudication
+        for loser in (BLACK, WHITE):
+            theirs, mine = winrates[loser][-count:], winrates[opponent(loser)][-count:]
+            if (len(theirs) == len(mine) == count and all(w is not None and w <= threshold for w in theirs)
+                    and all(w is not None and w >= 1 - threshold for w in mine)):
+                return {"winner": opponent(loser), "reason": REASON_AGREED,
+                        "adjudication": f"for {count} moves each, {colour_name(loser)}'s engine gave itself a "
+                                        f"win rate of at most {threshold:g} and its opponent's at least "
+                                        f"{1 - threshold:g}"}
+    if settings.max_moves is not None and moves >= settings.max_moves:
+        return {"winner": None, "reason": REASON_MOVE_LIMIT, "result": "0",
+                "adjudication": f"{settings.max_moves} moves played"}
+    if settings.adjudicate_settled and position.rules.settled(position, settings.komi):
+        breakdown = position.rules.score(position, settings.komi)
+        return {"winner": breakdown.winner, "reason": REASON_SETTLED, "result": breakdown.gtp_result(),
+                "score": breakdown.to_json(position), "adjudication": "the score can no longer change"}
+    return None
 
 
 async def _cross_check(outcome: dict[str, Any], seats: dict[int, Seat]) -> None:

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from protocol.ratings import NoRatingFit, Rating, fit_ratings
 from protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
 from protocol.tools.match.settings import MatchSettings
 
@@ -115,7 +116,7 @@ def describe_match(settings: MatchSettings) -> str:
     it is set (0 is the default, and it means nothing in some games), the
     games per pairing and the clock."""
     komi = f"komi {settings.komi:g}, " if settings.komi else ""
-    clock = (f"{settings.playouts} playouts per move" if settings.playouts else settings.time_control.describe())
+    clock = settings.clock_text()
     tolerance = f" (tolerance {settings.time_tolerance:g} s)" if settings.time_control.limited else ""
     return (f"{settings.game}, size {settings.board_size}, {komi}{settings.games} games per pairing, "
             f"clock: {clock}{tolerance}")
@@ -143,7 +144,7 @@ def format_summary(summaries: list[PairingSummary], settings: MatchSettings) -> 
     for s in summaries:
         lines += _pairing_notes(s, settings)
     if len(settings.engines) > 2:
-        lines += ["", _standings(summaries)]
+        lines += ["", *format_rating_list(summaries, settings), "", *format_cross_table(summaries, settings)]
     return "\n".join(lines)
 
 
@@ -166,31 +167,99 @@ def _pairing_notes(s: PairingSummary, settings: MatchSettings) -> list[str]:
     return lines
 
 
-def _standings(summaries: list[PairingSummary]) -> str:
-    """Points per engine over all its pairings (a round robin), best first."""
-    points: Counter[str] = Counter()
-    played: Counter[str] = Counter()
+def rating_list(summaries: list[PairingSummary], settings: MatchSettings) -> list[Rating]:
+    """The joint maximum-likelihood rating list over every game of the
+    match (:func:`protocol.ratings.fit_ratings`); NoRatingFit when the games
+    do not determine one."""
+    results = [(s.first, s.second, s.tally.points, s.tally.games) for s in summaries if s.tally.games]
+    if not results:
+        raise NoRatingFit("no games yet")
+    return fit_ratings(results, prior_draws=settings.rating_prior)
+
+
+def format_rating_list(summaries: list[PairingSummary], settings: MatchSettings) -> list[str]:
+    """The rating list as a table, strongest first."""
+    prior = settings.rating_prior
+    with_prior = f", {prior:g} virtual draw{'' if prior == 1 else 's'} per pairing" if prior else ""
+    lines = [f"ratings (maximum likelihood over all games{with_prior}; Elo relative to the average, 95% "
+             f"interval; LOS: likelihood of superiority over the next engine)"]
+    try:
+        ratings = rating_list(summaries, settings)
+    except NoRatingFit as error:
+        return lines + [f"  {error}"]
+    width = max(len("engine"), *(len(r.name) for r in ratings))
+    lines.append(f"{'rank':>4}  {'engine':<{width}}  {'Elo':>5}  {'[95%]':<13} {'games':>5}  {'score':>6}  {'LOS':>6}")
+    for rank, r in enumerate(ratings, 1):
+        interval = f"[{_elo_text(r.low)}, {_elo_text(r.high)}]"
+        score = _percent(r.points / r.games if r.games else math.nan)
+        los = "" if r.los_next is None else f"{100 * r.los_next:.1f}%"
+        lines.append(f"{rank:>4}  {r.name:<{width}}  {_elo_text(r.elo):>5}  {interval:<13} {r.games:>5}  "
+                     f"{score:>5}%  {los:>6}".rstrip())
+    return lines
+
+
+def cross_table(summaries: list[PairingSummary]) -> dict[str, dict[str, tuple[float, int]]]:
+    """``table[a][b]``: the points ``a`` scored against ``b`` and the games
+    they played, for every pairing that played."""
+    table: dict[str, dict[str, tuple[float, int]]] = {}
     for s in summaries:
-        points[s.first] += s.tally.points
-        points[s.second] += s.tally.games - s.tally.points
-        played[s.first] += s.tally.games
-        played[s.second] += s.tally.games
-    return "standings: " + ", ".join(f"{name} {points[name]:g}/{played[name]}" for name, _ in points.most_common())
+        games, points = s.tally.games, s.tally.points
+        table.setdefault(s.first, {})[s.second] = (points, games)
+        table.setdefault(s.second, {})[s.first] = (games - points, games)
+    return table
+
+
+def format_cross_table(summaries: list[PairingSummary], settings: MatchSettings) -> list[str]:
+    """Points scored by each row's engine against each column's, and each
+    engine's total."""
+    names = [engine.name for engine in settings.engines]
+    table = cross_table(summaries)
+    cells = {a: {b: (f"{table[a][b][0]:g}/{table[a][b][1]}" if b in table.get(a, {}) else
+                     "x" if a == b else "")
+                 for b in names} for a in names}
+    width = max(6, *(len(name) for name in names), *(len(c) for row in cells.values() for c in row.values()))
+    lines = ["cross table (points of the row's engine against the column's, of games played)",
+             " " * width + "".join(f"  {name:>{width}}" for name in names) + f"  {'total':>{width}}"]
+    for a in names:
+        points = sum(p for p, _ in table.get(a, {}).values())
+        games = sum(g for _, g in table.get(a, {}).values())
+        lines.append(f"{a:<{width}}" + "".join(f"  {cells[a][b]:>{width}}" for b in names)
+                     + f"  {f'{points:g}/{games}':>{width}}")
+    return lines
+
+
+def outcome_text(record: dict[str, Any]) -> str:
+    """How a game ended, for the ``Finished game`` line: the result, then the
+    reason in braces, naming the engine at fault (``W+F {illegal_move by A}``)."""
+    fault = record.get("fault")
+    reason = f"{record['reason']} by {fault['engine']}" if fault else record["reason"]
+    return f"{record['result']} {{{reason}}}"
 
 
 class Progress:
-    """The live progress line on stderr."""
+    """What a running match says on stderr: a line when each game starts and
+    when it ends, fault messages, and the progress line (redrawn in place on a
+    terminal, where it also counts the moves of the games in progress).
+    ``report_every`` > 0 prints the results table every that many games."""
 
-    def __init__(self, settings: MatchSettings, total: int, done: int, stream: TextIO | None) -> None:
+    def __init__(self, settings: MatchSettings, total: int, done: int, stream: TextIO | None,
+                 report_every: int = 0) -> None:
         self.settings = settings
         self.total = total
         self.done = done
         self.resumed = done
         self.stream = stream
+        self.report_every = report_every
         self.started = time.monotonic()
         self.tty = bool(stream is not None and stream.isatty())
+        self.playing: dict[int, int] = {}
+        """Game number -> moves played, for the games in progress."""
+        self.records: list[dict[str, Any]] = []
 
     def line(self, records: list[dict[str, Any]]) -> str:
+        """The progress line. Each figure says what it counts: the score
+        counts games, the Elo interval follows the statistics model (with the
+        pentanomial one only complete colour-swapped pairs count)."""
         elapsed = time.monotonic() - self.started
         played = self.done - self.resumed
         rate = played / elapsed if elapsed > 0 and played else 0.0
@@ -205,8 +274,12 @@ class Progress:
             model = self.settings.model
             elo = elo_estimate(tally, model)
             parts.append(f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}")
-            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}%")
-            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]")
+            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}% "
+                         f"of {_count(tally.games, 'game')}")
+            pairs = sum(tally.pairs)
+            sample = _count(pairs, "pair") if model == "pentanomial" else _count(tally.games, "game")
+            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}] "
+                         f"({model}, {sample})")
             if self.settings.sprt is not None:
                 sprt = self.settings.sprt.evaluate(tally, model)
                 parts.append(f"LLR {sprt.llr:.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}]")
@@ -214,21 +287,64 @@ class Progress:
         parts.append(f"ETA {eta}")
         return "  ".join(parts)
 
+    def _live(self) -> str:
+        """The games in progress and their move counts (terminal only)."""
+        if not self.playing:
+            return ""
+        return "  playing: " + ", ".join(f"#{n} {_count(moves, 'move')}"
+                                        for n, moves in sorted(self.playing.items()))
+
+    def _redraw(self) -> None:
+        assert self.stream is not None
+        self.stream.write("\r\x1b[K" + self.line(self.records) + self._live())
+        self.stream.flush()
+
+    def game_started(self, number: int, black: str, white: str) -> None:
+        """``Started game N of TOTAL (BLACK vs WHITE)``; N counts the whole
+        schedule from 1, the engine named first plays black."""
+        self.playing[number] = 0
+        self.log(f"Started game {number} of {self.total} ({black} vs {white})")
+
+    def move_played(self, number: int, moves: int) -> None:
+        self.playing[number] = moves
+        if self.stream is not None and self.tty:
+            self._redraw()
+
+    def game_finished(self, number: int, record: dict[str, Any]) -> None:
+        """``Finished game N (BLACK vs WHITE): RESULT {REASON}``."""
+        self.playing.pop(number, None)
+        self.log(f"Finished game {number} ({record['black']} vs {record['white']}): {outcome_text(record)}")
+
+    def game_abandoned(self, number: int) -> None:
+        self.playing.pop(number, None)
+
     def update(self, records: list[dict[str, Any]]) -> None:
         self.done = len(records)
+        self.records = records
         if self.stream is None:
             return
-        line = self.line(records)
-        self.stream.write(("\r\x1b[K" + line) if self.tty else line + "\n")
-        self.stream.flush()
+        if self.tty:
+            self._redraw()
+        else:
+            self.stream.write(self.line(records) + "\n")
+            self.stream.flush()
+        if self.report_every and self.done % self.report_every == 0:
+            self.log(format_summary(summarise(records, self.settings), self.settings))
 
     def log(self, message: str) -> None:
         if self.stream is None:
             return
         self.stream.write(("\r\x1b[K" if self.tty else "") + message + "\n")
+        if self.tty and self.records:
+            self.stream.write(self.line(self.records) + self._live())
         self.stream.flush()
 
     def finish(self) -> None:
         if self.stream is not None and self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def _count(number: int, word: str) -> str:
+    """``1 pair``, ``3 pairs``."""
+    return f"{number} {word}{'' if number == 1 else 's'}"

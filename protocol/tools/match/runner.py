@@ -11,6 +11,7 @@ same way every time (:func:`deal`), so fixed-playout matches replay.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -18,8 +19,8 @@ from typing import Any, Callable, TextIO
 
 from engine.colour import BLACK, WHITE
 from engine.errors import GameError
-from protocol.controller import ControllerError, EngineError, GtpController
-from protocol.tools.match.records import clip, save_sgf
+from protocol.controller import ControllerError, EngineError, GtpController, ProtocolError
+from protocol.tools.match.records import RecordsFile, clip, save_sgf
 from protocol.tools.match.referee import Seat, play_game
 from protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
 from protocol.tools.match.results import ResultsFile
@@ -30,10 +31,14 @@ class EnginePool:
     """The engine processes (or connections) one worker slot owns: one per
     engine name, started on first use and replaced after it broke."""
 
-    def __init__(self, settings: MatchSettings, slot: int, stderr_sink: TextIO | None = None) -> None:
+    def __init__(self, settings: MatchSettings, slot: int, stderr_sink: TextIO | None = None,
+                 debug_sink: TextIO | None = None) -> None:
         self.settings = settings
         self.slot = slot
         self.stderr_sink = stderr_sink
+        self.debug_sink = debug_sink
+        self.game_key: str | None = None
+        """The game this slot is playing, for the debug log."""
         self.controllers: dict[str, GtpController] = {}
         self.identities: dict[str, str] = {}
         self.restarts: Counter[str] = Counter()
@@ -62,10 +67,14 @@ class EnginePool:
                 sink.write(f"[{name} slot {self.slot}] {line}\n")
                 sink.flush()
 
+        entry = self.settings.engine(name)
+        place = {"cwd": entry.directory} if entry.directory is not None and spec.argv is not None else {}
         controller = await GtpController.open(spec, command_timeout=self.settings.command_timeout,
                                               max_response_bytes=self.settings.max_response_bytes,
                                               on_stderr_line=on_line if sink is not None else None,
-                                              description=name)
+                                              description=name, **place)
+        if self.debug_sink is not None:
+            controller.on_traffic = self._debug_logger(name)
         try:
             parts = []
             for command, timeout in (("name", self.settings.start_timeout), ("version", None)):
@@ -74,11 +83,30 @@ class EnginePool:
                 except EngineError:
                     pass
             self.identities[name] = clip(" ".join(p for p in parts if p), 80) or name
+            for option, value in entry.options:
+                try:
+                    await controller.send(f"stargtp-param {option} {value}")
+                except EngineError as error:
+                    raise ProtocolError(f"{name}: option {option} = {value}: {error.message}") from None
         except ControllerError:
             await controller.close()
             raise
         self.controllers[name] = controller
         return controller
+
+    def _debug_logger(self, name: str) -> Callable[[str, str], None]:
+        """Writes each line sent to (``>``) or received from (``<``) engine
+        ``name``, with a UTC timestamp, the game and the slot."""
+        sink = self.debug_sink
+        assert sink is not None
+
+        def write(direction: str, text: str) -> None:
+            stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+            where = f"{stamp} [{self.game_key or '-'}] {name} (slot {self.slot}) {direction} "
+            sink.write("".join(where + line + "\n" for line in text.split("\n")))
+            sink.flush()
+
+        return write
 
     async def close(self) -> None:
         for controller in self.controllers.values():
@@ -101,38 +129,59 @@ class MatchResult:
 
 
 async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
-                    on_record: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+                    on_record: Callable[[dict[str, Any]], None] | None = None,
+                    report_every: int = 0, debug: str | None = None) -> MatchResult:
     """Play the match ``settings`` describe and return every record.
 
     With ``settings.results_path`` the games already in that file are kept
     and only the missing ones are played. ``progress`` (e.g. ``sys.stderr``)
-    receives the progress line and fault messages. Raises ValueError when an
-    engine cannot be started or reached before the first game or the engine
-    stderr file cannot be opened, and :class:`protocol.tools.match.results.ResultsError`
+    receives a line when each game starts and ends, the progress line and
+    fault messages, and every ``report_every`` games the results table.
+    ``debug`` names a file that logs every line exchanged with every engine.
+    Raises ValueError when an engine cannot be started or reached before the
+    first game or the engine stderr or debug file cannot be opened, and
+    :class:`protocol.tools.match.results.ResultsError`
     for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None
+    sinks: list[TextIO] = []
     try:
-        stderr_sink = open(settings.engine_stderr, "a", encoding="utf-8") if settings.engine_stderr else None
-    except OSError as error:
+        stderr_sink = _open_log(settings.engine_stderr, "engine stderr", sinks)
+        debug_sink = _open_log(debug, "debug", sinks)
+    except ValueError:
         if results is not None:
             results.close()
-        raise ValueError(f"cannot open the engine stderr file {settings.engine_stderr}: "
-                         f"{error.strerror or error}") from None
-    pools = [EnginePool(settings, slot, stderr_sink) for slot in range(settings.concurrency)]
+        raise
+    pools = [EnginePool(settings, slot, stderr_sink, debug_sink) for slot in range(settings.concurrency)]
+    reporter = Progress(settings, len(schedule(settings)), 0, progress, report_every)
     try:
-        return await _run(settings, results, pools, progress, on_record)
+        return await _run(settings, results, pools, reporter, on_record)
     finally:
         for pool in pools:
             await pool.close()
         if results is not None:
             results.close()
-        if stderr_sink is not None:
-            stderr_sink.close()
+        for sink in sinks:
+            sink.close()
+
+
+def _open_log(path: str | None, what: str, opened: list[TextIO]) -> TextIO | None:
+    """A log file opened for appending (and added to ``opened``), or None
+    without a path; ValueError (closing the others) when it cannot be opened."""
+    if path is None:
+        return None
+    try:
+        sink = open(path, "a", encoding="utf-8")
+    except OSError as error:
+        for other in opened:
+            other.close()
+        raise ValueError(f"cannot open the {what} file {path}: {error.strerror or error}") from None
+    opened.append(sink)
+    return sink
 
 
 async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list[EnginePool],
-               progress: TextIO | None, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
+               reporter: Progress, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
     """:func:`run_match` with its files open and its pools made."""
     records: list[dict[str, Any]] = list(results.games) if results is not None else []
     jobs = schedule(settings)
@@ -141,15 +190,21 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
     resumed = len(records)
     done = {r["key"] for r in records}
     pending = [job for job in jobs if job.key not in done]
-    reporter = Progress(settings, len(jobs), len(records), progress)
+    numbers = {job.key: index for index, job in enumerate(jobs, 1)}
+    reporter.done = reporter.resumed = len(records)
+    reporter.records = records
+    if results is not None:
+        reporter.log(f"results file: {settings.results_path}")
     if results is not None and results.repaired_bytes:
         reporter.log(f"{settings.results_path}: cut off a torn last record ({results.repaired_bytes} bytes)")
     if records:
         reporter.log(f"resuming: {len(records)} of {len(jobs)} games already recorded")
     if sprt_decided(records, settings) or not pending:
+        _records_file(settings, records)
         return MatchResult(records, summarise(records, settings), 0, resumed,
                            sprt_stopped=sprt_decided(records, settings))
     await _preflight(pools[0], settings)
+    collection = _records_file(settings, records)
     stop = asyncio.Event()
     played = 0
 
@@ -158,24 +213,33 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
         for job in my_jobs:
             if stop.is_set():
                 return
+            number = numbers[job.key]
+            pool.game_key = job.key
+            reporter.game_started(number, job.black, job.white)
             seats = {BLACK: await pool.seat(job.black), WHITE: await pool.seat(job.white)}
-            record = await play_game(job, seats, settings, reporter.log)
+            record = await play_game(job, seats, settings, reporter.log,
+                                     lambda moves: reporter.move_played(number, moves))
+            pool.game_key = None
             restarts = {n: pool.restarts[n] for n in (job.black, job.white) if pool.restarts[n]}
             if restarts:
                 record["engine_restarts"] = restarts  # cumulative for this worker slot
             if stop.is_set():
+                reporter.game_abandoned(number)
                 return  # the match was decided while this game ran
             if results is not None:
                 results.append(record)
             records.append(record)
             played += 1
+            reporter.game_finished(number, record)
             if on_record is not None:
                 on_record(record)
-            if settings.sgf_dir:
-                try:
+            try:
+                if settings.sgf_dir:
                     save_sgf(record, settings.sgf_dir)
-                except (OSError, GameError) as error:
-                    reporter.log(f"{job.key}: no SGF written: {error}")
+                if collection is not None:
+                    collection.append(record)
+            except (OSError, GameError) as error:
+                reporter.log(f"{job.key}: no SGF written: {error}")
             reporter.update(records)
             if sprt_decided(records, settings):
                 stop.set()
@@ -185,6 +249,17 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
     reporter.finish()
     return MatchResult(records, summarise(records, settings), played, resumed,
                        sprt_stopped=sprt_decided(records, settings))
+
+
+def _records_file(settings: MatchSettings, records: list[dict[str, Any]]) -> RecordsFile | None:
+    """The match's SGF collection, made again from ``records``; ValueError
+    when it cannot be written."""
+    if not settings.records_path:
+        return None
+    try:
+        return RecordsFile(settings.records_path, records)
+    except (OSError, GameError) as error:
+        raise ValueError(f"cannot write the records file {settings.records_path}: {error}") from None
 
 
 async def _until_done_or_stopped(tasks: list[asyncio.Task[None]], stop: asyncio.Event) -> None:

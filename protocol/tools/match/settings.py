@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import random
 import re
+import shlex
+import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import GameError, IllegalMove
@@ -36,6 +41,11 @@ PLAYOUTS_PLACEHOLDER = "{playouts}"
 SLOT_PLACEHOLDER = "{slot}"
 """Replaced by the worker slot's number in engine commands."""
 
+ROUND_ROBIN = "round-robin"
+GAUNTLET = "gauntlet"
+TOURNAMENTS = (ROUND_ROBIN, GAUNTLET)
+"""The kinds of tournament: every pair plays, or the first engine plays each other one."""
+
 _ENGINE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 
@@ -49,6 +59,18 @@ class EngineEntry:
 
     name: str
     spec: EngineSpec
+    directory: str | None = None
+    """The working directory a command is started in (None: the runner's)."""
+    options: tuple[tuple[str, str], ...] = ()
+    """``(NAME, VALUE)`` settings sent as ``stargtp-param NAME VALUE`` after
+    the engine starts (the engine must know ``stargtp-param``)."""
+
+    def identity(self) -> str | dict[str, Any]:
+        """What the results file records of this engine: its command (or
+        address), with its directory and options when it has them."""
+        if self.directory is None and not self.options:
+            return self.spec.text
+        return {"command": self.spec.text, "directory": self.directory, "options": dict(self.options)}
 
     @classmethod
     def parse(cls, text: str, default_name: str | None = None) -> "EngineEntry":
@@ -73,12 +95,16 @@ def has_playouts_placeholder(engines: tuple[EngineEntry, ...] | list[EngineEntry
 class MatchSettings:
     """Everything that defines a match. Only ``engines`` is required.
 
-    With two engines the match is a head-to-head; with more, every pair plays
-    ``games`` games (round robin). The first engine of each pairing plays
+    With two engines the match is a head-to-head; with more, every pairing
+    (:meth:`pairings`: all pairs, or the first engine with each other one in a
+    gauntlet) plays ``games`` games. The first engine of each pairing plays
     black in even rounds; colours alternate unless ``alternate`` is False.
     """
 
     engines: tuple[EngineEntry, ...]
+    tournament: str = ROUND_ROBIN
+    """Who plays whom: ``round-robin`` (every pair) or ``gauntlet`` (the
+    first engine against each of the others)."""
     game: str = field(default_factory=_default_game)
     """The game's name (:func:`engine.games.games`); the first game by default."""
     size: int | None = None
@@ -89,6 +115,11 @@ class MatchSettings:
     alternate: bool = True
     openings: tuple[tuple[str, ...], ...] = ()
     """Move lists, each played twice with colours swapped (when alternating)."""
+    random_openings: int = 0
+    """Plies of a seeded random opening for each colour-swapped pair of games
+    (:func:`random_opening`); 0 for none. Excludes ``openings``."""
+    openings_seed: int = 1
+    """The seed of the random openings."""
     time_control: TimeControl = field(default_factory=TimeControl)
     time_tolerance: float = DEFAULT_TIME_TOLERANCE
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
@@ -99,6 +130,21 @@ class MatchSettings:
     """Fixed-playouts mode: no clock, and ``{playouts}`` in engine commands is
     replaced by this number (see :meth:`engine_spec`)."""
     concurrency: int = 1
+    max_moves: int | None = None
+    """Adjudicate a game that reaches this many moves (the opening's
+    included) as a draw; None for no limit."""
+    adjudicate_settled: bool = False
+    """End a game as soon as its score can no longer change (the game's
+    ``settled``), with that score."""
+    resign_adjudication: tuple[int, float] | None = None
+    """``(moves, winrate)``: a side loses when, for ``moves`` moves of each
+    engine, its engine reported a win rate of at most ``winrate`` and the
+    opponent's at least ``1 - winrate`` (engines that know
+    ``genmove_analyze``; the others are never adjudicated so)."""
+    rating_prior: float = 1.0
+    """Virtual draws added to every pairing that played in the joint rating
+    fit (:func:`protocol.ratings.fit_ratings`), so that perfect scores get
+    finite ratings; 0 for the plain maximum-likelihood fit."""
     sprt: Sprt | None = None
     stats_model: str = "auto"
     """``trinomial``, ``pentanomial``, or ``auto`` (pentanomial when alternating)."""
@@ -109,7 +155,10 @@ class MatchSettings:
     """File that collects the engines' stderr lines (default: discarded)."""
     sgf_dir: str | None = None
     """Directory for one SGF file per game, for games that have SGF records
-    (the Amazons; see :func:`protocol.tools.match.records.save_sgf`)."""
+    (see :func:`protocol.tools.match.records.save_sgf`)."""
+    records_path: str | None = None
+    """One SGF collection holding every game of the match, for games that
+    have SGF records (:class:`protocol.tools.match.records.RecordsFile`)."""
 
     def __post_init__(self) -> None:
         names = [engine.name for engine in self.engines]
@@ -117,6 +166,10 @@ class MatchSettings:
             raise ValueError("a match needs at least two engines")
         if len(set(names)) != len(names):
             raise ValueError(f"engine names must differ: {', '.join(names)}")
+        if self.tournament not in TOURNAMENTS:
+            raise ValueError(f"unknown tournament {self.tournament!r} (known: {', '.join(TOURNAMENTS)})")
+        if not (math.isfinite(self.rating_prior) and self.rating_prior >= 0):
+            raise ValueError(f"the rating prior must be a finite number of draws >= 0, not {self.rating_prior!r}")
         if self.game not in games():
             raise ValueError(f"unknown game {self.game!r} (known: {', '.join(games())})")
         if self.games < 1 or self.concurrency < 1:
@@ -146,10 +199,22 @@ class MatchSettings:
             raise ValueError(f"komi must be a finite number, not {self.komi!r}")
         if self.max_response_bytes < 1:
             raise ValueError("max_response_bytes must be at least 1")
+        if self.max_moves is not None and self.max_moves < 1:
+            raise ValueError("the move limit must be at least 1")
+        if self.resign_adjudication is not None:
+            moves, winrate = self.resign_adjudication
+            if moves < 1 or not 0 <= winrate < 0.5:
+                raise ValueError("resign adjudication needs moves >= 1 and a win rate from 0 to below 0.5")
+        if self.random_openings < 0:
+            raise ValueError("random openings need a number of plies >= 0")
+        if self.random_openings and self.openings:
+            raise ValueError("random openings and an openings file exclude each other")
         try:
             self.rules.new_position(self.board_size)
             for opening in self.openings:
                 replay_opening(self.rules, self.board_size, opening)
+            if self.random_openings:
+                self.opening(0)
         except GameError as error:
             raise ValueError(str(error)) from None
 
@@ -169,8 +234,32 @@ class MatchSettings:
             return "pentanomial" if self.alternate else "trinomial"
         return self.stats_model
 
+    def opening(self, step: int) -> tuple[int | None, tuple[str, ...]]:
+        """``(index, moves)`` of the opening of the ``step``-th game pair (or
+        game, without alternation): from the openings file, cycling, or the
+        seeded random opening number ``step``; ``(None, ())`` for none."""
+        if self.random_openings:
+            return step, random_opening(self.game, self.board_size, self.komi, self.random_openings,
+                                        self.openings_seed, step)
+        if self.openings:
+            index = step % len(self.openings)
+            return index, self.openings[index]
+        return None, ()
+
+    def clock_text(self) -> str:
+        """The time control for people: ``60 s + 0.5 s/move``, ``no clock``,
+        ``200 playouts per move``."""
+        if self.playouts:
+            return f"{self.playouts} playouts per move"
+        return self.time_control.describe()
+
     def pairings(self) -> list[tuple[str, str]]:
-        return list(itertools.combinations([engine.name for engine in self.engines], 2))
+        """The pairings in schedule order, first engine first: all pairs in a
+        round robin, the first engine with each other one in a gauntlet."""
+        names = [engine.name for engine in self.engines]
+        if self.tournament == GAUNTLET:
+            return [(names[0], other) for other in names[1:]]
+        return list(itertools.combinations(names, 2))
 
     def engine(self, name: str) -> EngineEntry:
         return next(engine for engine in self.engines if engine.name == name)
@@ -190,20 +279,54 @@ class MatchSettings:
             argv = tuple(word.replace(PLAYOUTS_PLACEHOLDER, str(self.playouts)) for word in argv)
         return replace(spec, argv=argv)
 
+    @classmethod
+    def from_identity(cls, identity: dict[str, Any], **others: Any) -> "MatchSettings":
+        """The settings a results file's header records (:meth:`identity`),
+        with ``others`` (games, SPRT, ...) given; ValueError when they do not
+        make a match."""
+        engines = []
+        for name, engine in identity["engines"].items():
+            if isinstance(engine, dict):
+                engines.append(EngineEntry(name, EngineSpec.parse(engine["command"]), engine.get("directory"),
+                                           tuple((k, str(v)) for k, v in engine.get("options", {}).items())))
+            else:
+                engines.append(EngineEntry(name, EngineSpec.parse(engine)))
+        adjudication = identity.get("adjudication") or {}
+        random_openings = identity.get("random_openings") or {}
+        resign = adjudication.get("resign")
+        return cls(engines=tuple(engines), game=identity["game"], size=identity["size"], komi=identity["komi"],
+                   alternate=identity["alternate"], openings=tuple(tuple(o) for o in identity["openings"]),
+                   time_control=TimeControl.from_json(identity["time_control"]), playouts=identity["playouts"],
+                   tournament=identity.get("tournament", ROUND_ROBIN), max_moves=adjudication.get("max_moves"),
+                   adjudicate_settled=bool(adjudication.get("settled")),
+                   resign_adjudication=(resign[0], resign[1]) if resign else None,
+                   random_openings=random_openings.get("plies", 0), openings_seed=random_openings.get("seed", 1),
+                   **others)
+
     def identity(self) -> dict[str, Any]:
         """The settings that decide what a recorded game means; a results file
         can only be resumed by a match with the same identity. The number of
         games, concurrency, SPRT and timeouts may change between runs."""
-        return {
+        identity: dict[str, Any] = {
             "game": self.game,
             "size": self.board_size,
             "komi": self.komi,
-            "engines": {engine.name: engine.spec.text for engine in self.engines},
+            "engines": {engine.name: engine.identity() for engine in self.engines},
             "alternate": self.alternate,
             "openings": [list(opening) for opening in self.openings],
             "time_control": self.time_control.to_json(),
             "playouts": self.playouts,
         }
+        # Only when set, so that files from before these settings stay resumable:
+        if self.tournament != ROUND_ROBIN:
+            identity["tournament"] = self.tournament
+        adjudication = {"max_moves": self.max_moves, "settled": self.adjudicate_settled,
+                        "resign": list(self.resign_adjudication) if self.resign_adjudication else None}
+        if any(adjudication.values()):
+            identity["adjudication"] = adjudication
+        if self.random_openings:
+            identity["random_openings"] = {"plies": self.random_openings, "seed": self.openings_seed}
+        return identity
 
 
 @dataclass(frozen=True)
@@ -230,12 +353,7 @@ def schedule(settings: MatchSettings) -> list[GameJob]:
     for round_number in range(settings.games):
         for first, second in settings.pairings():
             swapped = settings.alternate and round_number % 2 == 1
-            opening_index = None
-            opening: tuple[str, ...] = ()
-            if settings.openings:
-                step = round_number // 2 if settings.alternate else round_number
-                opening_index = step % len(settings.openings)
-                opening = settings.openings[opening_index]
+            opening_index, opening = settings.opening(round_number // 2 if settings.alternate else round_number)
             jobs.append(GameJob(
                 key=f"{first} vs {second} #{round_number}", first=first, second=second,
                 round=round_number, black=second if swapped else first, white=first if swapped else second,
@@ -259,6 +377,34 @@ def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[st
     return position
 
 
+@lru_cache(maxsize=4096)
+def random_opening(game: str, size: int, komi: float, plies: int, seed: int, index: int) -> tuple[str, ...]:
+    """Opening number ``index`` of the seeded series: ``plies`` random legal
+    moves (never the no-move, *Star's pass) after which the game is not
+    over; the same moves for the same arguments on every machine. GameError
+    when no such opening turns up in 100 tries (a board too small).
+
+    >>> random_opening("star", 3, 0.0, 2, 1, 0) == random_opening("star", 3, 0.0, 2, 1, 0)
+    True
+    >>> len(random_opening("amazons", 6, 0.0, 3, 1, 5))
+    3
+    """
+    rules = find_game(game)
+    rng = random.Random(f"stargtp-opening/{seed}/{index}")
+    for _ in range(100):
+        position = rules.new_position(size)
+        for _ in range(plies):
+            no_move = rules.no_move(position, komi)
+            moves = [move for move in position.legal_moves() if move != no_move] if not position.is_over() else []
+            if not moves:
+                break
+            position.play(rng.choice(moves))
+        else:
+            if not position.is_over():
+                return tuple(position.format_move(move) for _, move in position.history)
+    raise GameError(f"no random opening of {plies} plies leaves a game to play on this board")
+
+
 def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ...], ...]:
     """Openings from a text file: one per line, moves separated by spaces, in
     playing order from the game's first mover; ``#`` starts a comment. Each is
@@ -278,3 +424,80 @@ def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ..
     if not openings:
         raise ValueError(f"{path}: no openings")
     return tuple(openings)
+
+
+ENGINE_FILE_KEYS = ("command", "directory", "options")
+
+
+def read_engines_file(path: str) -> dict[str, EngineEntry]:
+    """The engines of a TOML configuration file, by name::
+
+        [engines.uct]
+        command = "stargtp serve --player uct --playouts {playouts} --seed 1{slot}"
+        directory = "engines/uct"          # optional; relative to this file
+        options = { exploration = 0.8 }   # optional; sent as stargtp-param
+
+        [engines.remote]
+        command = "tcp:127.0.0.1:5000"
+
+    ``command`` is a command line (split like a shell would) or a list of
+    words, or a ``tcp:HOST:PORT`` address. OSError when the file cannot be
+    read, ValueError (naming the file and the engine) for anything else."""
+    with open(path, "rb") as stream:
+        try:
+            data = tomllib.load(stream)
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path}: not TOML: {error}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not UTF-8 text") from None
+    table = data.get("engines")
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"{path}: no [engines.NAME] tables")
+    extra = sorted(set(data) - {"engines"})
+    if extra:
+        raise ValueError(f"{path}: unknown table or key {extra[0]!r} (only [engines.NAME] tables)")
+    base = os.path.dirname(os.path.abspath(path))
+    return {name: _engine_from_table(path, base, name, value) for name, value in table.items()}
+
+
+def _engine_from_table(path: str, base: str, name: str, table: Any) -> EngineEntry:
+    where = f"{path}: engine {name!r}"
+    if not _ENGINE_NAME.match(name):
+        raise ValueError(f"{where}: use 1 to 40 letters, digits, '_', '.' or '-' in engine names")
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: expected a table [engines.{name}]")
+    unknown = sorted(set(table) - set(ENGINE_FILE_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(ENGINE_FILE_KEYS)})")
+    command = table.get("command")
+    if isinstance(command, list) and command and all(isinstance(word, str) for word in command):
+        spec = EngineSpec(text=shlex.join(command), argv=tuple(command))
+    elif isinstance(command, str):
+        try:
+            spec = EngineSpec.parse(command)
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
+    else:
+        raise ValueError(f"{where}: expected command = a command line, a list of words or tcp:HOST:PORT")
+    directory = table.get("directory")
+    if directory is not None:
+        if not isinstance(directory, str) or spec.argv is None:
+            raise ValueError(f"{where}: directory must be a path, and only for a command")
+        directory = os.path.normpath(os.path.join(base, directory))
+        if not os.path.isdir(directory):
+            raise ValueError(f"{where}: directory {directory} does not exist")
+    options = table.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int, float, bool)) for v in options.values()):
+        raise ValueError(f"{where}: expected options = {{ NAME = VALUE, ... }} with plain values")
+    texts = tuple((key, _option_text(value)) for key, value in options.items())
+    for key, value in texts:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", key) or not re.fullmatch(r"[^\s#]+", value):
+            raise ValueError(f"{where}: option {key} = {value!r}: names and values are single words")
+    return EngineEntry(name, spec, directory, texts)
+
+
+def _option_text(value: str | int | float | bool) -> str:
+    """A TOML value as the protocol writes it: ``on``/``off`` for booleans."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
