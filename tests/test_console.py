@@ -437,6 +437,40 @@ def test_plain_line_mode_amazons_as_black():
     assert "black resigned: white wins" in lines
 
 
+def test_plain_game_goes_on_from_a_game_of_a_records_collection(tmp_path):
+    """--load a match's SGF collection, --record picks the second game: the
+    console and the engine go on from its last position, with its komi."""
+    collection = tmp_path / "games.sgf"
+    collection.write_text("(;GM[2004]SZ[4];B[S21];W[T30])\n"
+                          "(;GM[2004]SZ[3]GN[g2]KM[2.5];B[*30];W[A21];B[R20])\n", encoding="utf-8")
+    completed = run_console(["--load", str(collection), "--record", "g2", "--colour", "black",
+                             *ENGINE_OPTIONS], "showboard\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0].startswith("*Star, 3 rings -- you play black")
+    engine_move = next(line for line in lines if line.startswith("white (engine) plays "))
+    position = Position(3)
+    for text, colour in (("*30", BLACK), ("A21", WHITE), ("R20", BLACK)):
+        position.play(position.parse_move(text), colour)
+    position.play(position.parse_move(engine_move.split()[-1]), WHITE)
+    assert "black 5> showboard" in lines
+    assert f"score {score(position, 2.5).gtp_result()}" in completed.stdout
+    # The first game by number; errors name the option at fault.
+    first = run_console(["--load", str(collection), "--record", "1", *ENGINE_OPTIONS], "quit\n")
+    assert first.returncode == 0 and first.stdout.startswith("*Star, 4 rings")
+    for options, message in (
+            (["--record", "3"], "argument --record: " + str(collection) + " holds games 1..2, not 3"),
+            (["--record", "x"], "holds no game with the key 'x'"),
+            (["--size", "5", "--record", "1"], "argument --size: is 5, but the record's is 4"),
+            (["--game", "amazons", "--record", "1"], "argument --game: is amazons, but the record's is star")):
+        failed = run_console(["--load", str(collection), *options], "")
+        assert failed.returncode == 2 and message in failed.stderr, failed.stderr
+    alone = run_console(["--record", "1"], "")
+    assert alone.returncode == 2 and "give --load FILE" in alone.stderr
+    missing = run_console(["--load", str(tmp_path / "none.sgf")], "")
+    assert missing.returncode == 2 and "No such file or directory" in missing.stderr
+
+
 def test_plain_raw_console_is_a_protocol_transcript():
     engine = " ".join(SERVE)
     completed = run_console(["--engine", engine],

@@ -104,7 +104,7 @@ def test_results_file_records_by_number_and_key(tmp_path, capsys):
     _results_file(results)
     assert render(str(results)) == 0
     captured = capsys.readouterr()
-    assert "holds 2 games; drawing the first" in captured.err
+    assert "holds 2 games; taking the first" in captured.err
     root = parse(captured.out.rstrip("\n"))
     assert stones(root, "black") == ["S20"] and stones(root, "white") == ["*10"]
     assert with_class(root, "caption")[0].text.endswith("recorded result W+7")

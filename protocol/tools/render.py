@@ -96,7 +96,7 @@ def _choose(games: list[Any], wanted: str | None, source: str, key_of: Any) -> A
         raise RecordError(f"{source}: no game record in the file")
     if wanted is None:
         if len(games) > 1:
-            logger.warning("stargtp render: %s holds %d games; drawing the first "
+            logger.warning("%s holds %d games; taking the first "
                            "(choose with --record N or --record KEY)", source, len(games))
         return games[0]
     matches = [game for game in games if key_of(game) == wanted]

@@ -19,6 +19,7 @@ from protocol.cli import (OptionError, file_to_write_problem, finite_float, posi
                           report_option_error)
 from protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
 from protocol.tools.console.game import ConsoleError, HumanGame
+from protocol.tools.render import RecordChoiceError, RecordError, read_record
 from protocol.tools.console.raw import RawConsole
 from protocol.tools.console.ui import (
     DEFAULT_HISTORY,
@@ -40,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                 "(default: the game's; raw console: sent at start)")
     human.add_argument("--colour", "--color", dest="colour", type=colour_option, default=None,
                        help="your colour, black or white (default: the side that moves first)")
-    human.add_argument("--komi", type=finite_float, default=0.0, help="komi for white (default 0)")
+    human.add_argument("--komi", type=finite_float, default=None,
+                       help="komi for white (default 0, or the --load record's)")
     human.add_argument("--player", choices=players(),
                        help="the engine's move generator (stargtp serve --player)")
     human.add_argument("--seed", type=int, help="seed the engine, for repeatable games")
@@ -50,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="engine player parameter (repeatable)")
     human.add_argument("--vs", metavar="ENGINE",
                        help="play against this engine instead of stargtp serve: a command line or tcp:HOST:PORT")
+    human.add_argument("--load", metavar="FILE",
+                       help="start from the end of a recorded game: an SGF record or collection,"
+                            " a match results file or a move list (game and size from the record)")
+    human.add_argument("--record", metavar="N|KEY",
+                       help="with --load: which game of a collection or results file (its number"
+                            " from 1, or its key / GN; default the first)")
     human.add_argument("--move-timeout", type=positive_float, default=None, metavar="SECONDS",
                        help="longest wait for an engine move (default: no limit)")
     raw = parser.add_argument_group("raw protocol console")
@@ -121,6 +129,13 @@ def check_options(args: argparse.Namespace) -> tuple[EngineSpec, bool, int | Non
         args.game = args.game or games()[0]
     spec, raw = _engine_spec(args)
     human = None
+    args.start = None
+    if args.record is not None and args.load is None:
+        raise OptionError("--record", "picks a game of the --load file; give --load FILE")
+    if args.load is not None:
+        if raw:
+            raise OptionError("--load", "is for a game against the engine, not the raw console")
+        args.start = _load(args)
     if not raw:
         human = args.colour if args.colour is not None else find_game(args.game).human_colour
         try:
@@ -132,6 +147,34 @@ def check_options(args: argparse.Namespace) -> tuple[EngineSpec, bool, int | Non
     if args.history is not None:
         _check_history_file(os.path.expanduser(args.history))
     return spec, raw, human
+
+
+def _load(args: argparse.Namespace) -> Any:
+    """The position at the end of the ``--load`` record (with its moves as
+    history); the game and size become the record's, and its komi the
+    default. OptionError when it cannot be read or disagrees with
+    ``--game``/``--size``."""
+    try:
+        with open(args.load, encoding="utf-8") as file:
+            text = file.read()
+    except OSError as error:
+        raise OptionError("--load", f"cannot read {args.load}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise OptionError("--load", f"{args.load} is not UTF-8 text") from None
+    try:
+        found = read_record(text, game=args.game, size=args.size, record=args.record, source=args.load)
+    except RecordChoiceError as error:
+        raise OptionError("--record", str(error)) from None
+    except RecordError as error:
+        raise OptionError("--load", str(error)) from None
+    position = found.position
+    for option, given, recorded in (("--game", args.game, position.game), ("--size", args.size, position.size)):
+        if given is not None and given != recorded:
+            raise OptionError(option, f"is {given}, but the record's is {recorded}")
+    args.game, args.size = position.game, position.size
+    if args.komi is None and found.komi is not None:
+        args.komi = found.komi
+    return position
 
 
 def _check_params(args: argparse.Namespace) -> None:
@@ -194,8 +237,8 @@ async def main(args: argparse.Namespace) -> int:
             console: Any = RawConsole(engine, ui, game=args.game, size=args.size, show_board=args.board,
                                       timeout=args.timeout)
         else:
-            console = HumanGame(engine, ui, game=args.game, size=args.size, human=human, komi=args.komi,
-                                move_timeout=args.move_timeout)
+            console = HumanGame(engine, ui, game=args.game, size=args.size, human=human,
+                                komi=args.komi or 0.0, move_timeout=args.move_timeout, start=args.start)
         holder["console"] = console
         try:
             return await console.run()

@@ -49,7 +49,7 @@ class HumanGame:
     """One human against one engine, both following the same position."""
 
     def __init__(self, engine: GtpController, ui: Any, *, game: str, size: int | None, human: int,
-                 komi: float = 0.0, move_timeout: float | None = None) -> None:
+                 komi: float = 0.0, move_timeout: float | None = None, start: Any = None) -> None:
         self.engine = engine
         self.ui = ui
         self.game = game
@@ -59,6 +59,8 @@ class HumanGame:
         self.komi = komi
         self.move_timeout = NO_LIMIT if move_timeout is None else move_timeout
         self.position: Any = self.rules.new_position(self.size)
+        self.start = start
+        """A recorded game to go on from (its moves are replayed at setup), or None."""
         self.resigned: int | None = None
         """The colour that resigned this game, if any."""
         self.announced = False
@@ -93,6 +95,9 @@ class HumanGame:
             await self.send(f"boardsize {self.size}")
             await self.send("clear_board")
             await self.send(f"komi {self.komi:g}")
+            for colour, move in self.start.history if self.start is not None else ():
+                await self.send(f"play {colour_name(colour)} {self.start.format_move(move)}")
+                self.position.play(move, colour)
         except EngineError as error:
             raise ConsoleError(f"the engine refused the game setup: {error.message}") from None
         except ControllerError as error:
