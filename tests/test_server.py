@@ -477,6 +477,35 @@ def test_workers_start_before_the_first_genmove() -> None:
         asyncio.run(scenario(command))
 
 
+def test_genmove_analyze_with_a_time_limit_is_not_cut_at_the_players_playout_count() -> None:
+    # With seconds per move and no playout limit, a plain genmove searches for
+    # the time (the player's own playout count applies only without any
+    # limit); genmove_analyze, which searches in chunks, must do the same:
+    # no chunk may ask for the player's 20 playouts.
+    sent: list[tuple[int | None, float | None]] = []
+
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(seed=1, player="flat", seconds=3.0, workers=1,
+                                        params=(("playouts", "20"),)))
+        pool = harness.session.search._pool()
+        original = pool._ask
+
+        async def record(index, body, time_limit, stoppable):
+            if hasattr(body, "limits"):  # a search, not the preparation of a worker
+                sent.append((body.limits.playouts, body.limits.seconds))
+            return await original(index, body, time_limit, stoppable)
+
+        pool._ask = record
+        harness.send("boardsize 4\n1 genmove_analyze b 100\n")
+        responses = await harness.responses(2)
+        assert responses[1].startswith(b"=1\n") and b"\nplay " in responses[1]
+        await harness.close()
+
+    asyncio.run(scenario())
+    assert sent and all(playouts is None for playouts, _ in sent), sent
+    assert all(seconds is not None and seconds <= 1.0 for _, seconds in sent), sent
+
+
 def test_startup_time_comes_out_of_the_move_budget() -> None:
     # A genmove with a 1 s budget whose workers are not running yet: the
     # search is sent what is left after starting them (which always takes

@@ -287,7 +287,8 @@ class SearchService:
         chunk (genmove_analyze). A failure is the command's error at once: the
         reports already sent cannot be taken back for a second try."""
         playouts = limits.playouts
-        if playouts is None:
+        if playouts is None and limits.seconds is None:
+            # No limit at all: the player's own playout count, as a plain search takes it.
             default = self.parameters().get("playouts", "none")
             playouts = int(default) if default.isdigit() else None
         forced = len(self.state.position.legal_moves()) <= 1
