@@ -21,10 +21,11 @@ from tests.uct_reference import ReferenceNode, reference_search
 
 
 def fast_tree(position, iterations: int, seed: int, *, rave: bool, exploration: float,
-              expand: int, rescore: int = 1) -> Tree:
+              expand: int, rescore: int = 1, rescore_share: float = 0.0) -> Tree:
     tree = Tree(Node(position.to_move), position.rules.tree_hooks(position), random.Random(seed))
     config = UctConfig(rave=rave, exploration=exploration, rave_equiv=1000.0, expand=expand,
-                       rescore=rescore, candidates=3, max_nodes=10**6, komi=0.0)
+                       rescore=rescore, candidates=3, rescore_share=rescore_share,
+                       max_nodes=10**6, komi=0.0)
     tree.search(position, Budget(Limits(playouts=iterations), 0, lambda: False), config)
     return tree
 
