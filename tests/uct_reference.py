@@ -47,6 +47,12 @@ def reference_search(position, iterations: int, rng: random.Random, *, rave: boo
             shift = rng.randrange(len(moves))
             moves = moves[shift:] + moves[:shift]
         node.moves = moves
+        if rave and moves and hooks.prior is not None:
+            for mask, playouts, half_wins in hooks.prior(board):
+                for bit in range(hooks.amaf_width):
+                    if mask >> bit & 1:
+                        node.amaf_visits[bit] += playouts
+                        node.amaf_half_wins[bit] += half_wins
         for move in moves:
             node.visits_of[move] = 0
             node.wins_of[move] = 0.0

@@ -265,6 +265,13 @@ class Tree:
         count = len(moves)
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
+        if rave and moves and self.hooks.prior is not None:
+            spread = self.packer.spread
+            for mask, playouts, half_wins in self.hooks.prior(board):
+                if mask:
+                    spread_mask = spread(mask)
+                    node.rave_visits += spread_mask * playouts
+                    node.rave_wins += spread_mask * half_wins
         node.child_visits = [0] * count
         node.child_wins = [0.0] * count
         node.unvisited = None if rave else list(range(count))
