@@ -415,7 +415,7 @@ class UctPlayer(TreePlayer):
         "expand": (int, 2),
         "rescore": (int, 8),
         "candidates": (int, 8),
-        "rescore_share": (float, 0.0),
+        "rescore_share": (float, 0.05),
         "max_nodes": (int, 20000),
         "reuse": (bool, True),
         "resign": (float, 0.0),
