@@ -424,8 +424,10 @@ def test_bench_with_workers_reports_the_speedup_and_its_baseline(capsys):
     report = json.loads(out)
     assert report["workers"] == 2
     assert report["baseline_iterations_per_s"] > 0 and report["parallel_iterations_per_s"] > 0
+    # The report rounds the speed-up to 3 decimals: under heavy load it can be
+    # below 0.5, where that rounding alone is more than 1e-3 of it.
     assert report["speedup"] == pytest.approx(
-        report["parallel_iterations_per_s"] / report["baseline_iterations_per_s"], rel=1e-3)
+        report["parallel_iterations_per_s"] / report["baseline_iterations_per_s"], rel=1e-3, abs=6e-4)
     assert report["machine_scaling"] > 0
 
 
