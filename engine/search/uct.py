@@ -13,16 +13,19 @@ playout itself is ~65 us on the 10-ring board):
   node's move list). A child gets a :class:`Node` of its own only once it has
   been visited ``expand`` times.
 * **AMAF counts as packed integers.** The playout reports each colour's cells
-  as a bitboard. One string conversion turns that bitboard into a big integer
-  with one 32-bit field per bit position, so adding a whole playout's AMAF
-  result to a node costs one big-integer addition, whatever the number of
-  children. Reading the counts back is one ``to_bytes`` and a memoryview cast.
+  as a bitboard. A byte table turns that bitboard into a big integer with one
+  32-bit field per bit position, so adding a whole playout's AMAF result to a
+  node costs one big-integer addition, whatever the number of children.
+  Reading the counts back is one ``to_bytes`` and a memoryview cast. The
+  same packing adds a game's priors to a new node (``TreeHooks.prior``):
+  virtual AMAF playouts, one multiplication and addition per mask.
 * **Lazy rescoring.** Recomputing all ~275 blended values at every visit is
-  the cost to beat. A node rescores every child only every ``rescore`` visits
-  (or sooner, when its best candidate falls below the best value left out);
-  in between it rescores only its ``candidates`` best children of the last
-  full rescore. ``rescore=1`` is exact UCT-RAVE (the tests check it against a
-  plain reference implementation).
+  the cost to beat. A node rescores every child only every ``rescore`` visits,
+  or every ``rescore_share`` of its visits if that is more (or sooner, when
+  its best candidate falls below the best value left out); in between it
+  rescores only its ``candidates`` best children of the last full rescore.
+  ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
+  it against a plain reference implementation).
 
 >>> from engine.star import Position
 >>> player = UctPlayer(seed=1, playouts="200")
