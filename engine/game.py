@@ -109,6 +109,11 @@ class TreeHooks:
     owner_points: tuple = ()
     """The moves (points) whose ownership is reported, in board order, and
     each one's bit in the ``owners`` mask: ``((move, bit), ...)``."""
+    prior: Callable[[Any], tuple[tuple[int, int, int], ...]] | None = None
+    """Knowledge for a new tree node (RAVE only): ``position -> ((mask,
+    playouts, half_wins), ...)``, virtual AMAF playouts of the side to move
+    for the moves whose bits are in each mask, added once when the node is
+    made (progressive bias that real AMAF statistics soon outweigh)."""
 
 
 def plain_tree_hooks(playout_winner: Callable[[Any, random.Random, float], int | None]) -> TreeHooks:

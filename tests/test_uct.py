@@ -21,10 +21,11 @@ from tests.uct_reference import ReferenceNode, reference_search
 
 
 def fast_tree(position, iterations: int, seed: int, *, rave: bool, exploration: float,
-              expand: int, rescore: int = 1) -> Tree:
+              expand: int, rescore: int = 1, rescore_share: float = 0.0) -> Tree:
     tree = Tree(Node(position.to_move), position.rules.tree_hooks(position), random.Random(seed))
     config = UctConfig(rave=rave, exploration=exploration, rave_equiv=1000.0, expand=expand,
-                       rescore=rescore, candidates=3, max_nodes=10**6, komi=0.0)
+                       rescore=rescore, candidates=3, rescore_share=rescore_share,
+                       max_nodes=10**6, komi=0.0)
     tree.search(position, Budget(Limits(playouts=iterations), 0, lambda: False), config)
     return tree
 
@@ -423,8 +424,10 @@ def test_bench_with_workers_reports_the_speedup_and_its_baseline(capsys):
     report = json.loads(out)
     assert report["workers"] == 2
     assert report["baseline_iterations_per_s"] > 0 and report["parallel_iterations_per_s"] > 0
+    # The report rounds the speed-up to 3 decimals: under heavy load it can be
+    # below 0.5, where that rounding alone is more than 1e-3 of it.
     assert report["speedup"] == pytest.approx(
-        report["parallel_iterations_per_s"] / report["baseline_iterations_per_s"], rel=1e-3)
+        report["parallel_iterations_per_s"] / report["baseline_iterations_per_s"], rel=1e-3, abs=6e-4)
     assert report["machine_scaling"] > 0
 
 

@@ -47,6 +47,12 @@ def reference_search(position, iterations: int, rng: random.Random, *, rave: boo
             shift = rng.randrange(len(moves))
             moves = moves[shift:] + moves[:shift]
         node.moves = moves
+        if rave and moves and hooks.prior is not None:
+            for mask, playouts, half_wins in hooks.prior(board):
+                for bit in range(hooks.amaf_width):
+                    if mask >> bit & 1:
+                        node.amaf_visits[bit] += playouts
+                        node.amaf_half_wins[bit] += half_wins
         for move in moves:
             node.visits_of[move] = 0
             node.wins_of[move] = 0.0
@@ -58,11 +64,13 @@ def reference_search(position, iterations: int, rng: random.Random, *, rave: boo
         w = node.wins_of[move]
         log_visits = math.log(node.visits + 1)
         if rave:
-            inv = 1.0 / rave_equiv
+            # (1 - beta) * w/n + beta * q/r, beta = r / (n + r + n*r/E), with
+            # r and q counting one virtual half-won AMAF playout; multiplied by E.
+            e = rave_equiv
             bit = hooks.amaf_index(move)
             r = node.amaf_visits[bit] + 1
-            k = r * inv
-            result = (w * (1 + k) + (node.amaf_half_wins[bit] + 1) * 0.5) / (n + r + n * k)
+            t = e + r
+            result = (w * t + 0.5 * e * (node.amaf_half_wins[bit] + 1)) / (n * t + e * r)
             if exploration:
                 result += exploration * math.sqrt(log_visits / (n + 1))
             return result

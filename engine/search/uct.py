@@ -13,16 +13,19 @@ playout itself is ~65 us on the 10-ring board):
   node's move list). A child gets a :class:`Node` of its own only once it has
   been visited ``expand`` times.
 * **AMAF counts as packed integers.** The playout reports each colour's cells
-  as a bitboard. One string conversion turns that bitboard into a big integer
-  with one 32-bit field per bit position, so adding a whole playout's AMAF
-  result to a node costs one big-integer addition, whatever the number of
-  children. Reading the counts back is one ``to_bytes`` and a memoryview cast.
+  as a bitboard. A byte table turns that bitboard into a big integer with one
+  32-bit field per bit position, so adding a whole playout's AMAF result to a
+  node costs one big-integer addition, whatever the number of children.
+  Reading the counts back is one ``to_bytes`` and a memoryview cast. The
+  same packing adds a game's priors to a new node (``TreeHooks.prior``):
+  virtual AMAF playouts, one multiplication and addition per mask.
 * **Lazy rescoring.** Recomputing all ~275 blended values at every visit is
-  the cost to beat. A node rescores every child only every ``rescore`` visits
-  (or sooner, when its best candidate falls below the best value left out);
-  in between it rescores only its ``candidates`` best children of the last
-  full rescore. ``rescore=1`` is exact UCT-RAVE (the tests check it against a
-  plain reference implementation).
+  the cost to beat. A node rescores every child only every ``rescore`` visits,
+  or every ``rescore_share`` of its visits if that is more (or sooner, when
+  its best candidate falls below the best value left out); in between it
+  rescores only its ``candidates`` best children of the last full rescore.
+  ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
+  it against a plain reference implementation).
 
 >>> from engine.star import Position
 >>> player = UctPlayer(seed=1, playouts="200")
@@ -65,14 +68,17 @@ class AmafPacker:
         if memoryview(bytes(FIELD_BYTES)).cast("I").itemsize != FIELD_BYTES:
             raise RuntimeError("this platform's C unsigned int is not 32 bits")
         self.width = width
-        self._format = f"0{width}b"
+        self._mask_bytes = (width + 7) // 8
         self._length = FIELD_BYTES * width
+        self._table = [b"".join(_ONE_FIELD if byte >> (7 - i) & 1 else _ZERO_FIELD for i in range(8))
+                       for byte in range(256)]
 
     def spread(self, mask: int) -> int:
-        """``mask`` with bit ``i`` moved to the lowest bit of field ``i``: the
-        binary digits become fields of the big-endian byte string."""
-        digits = format(mask, self._format).encode("ascii")
-        return int.from_bytes(digits.replace(b"0", _ZERO_FIELD).replace(b"1", _ONE_FIELD), "big")
+        """``mask`` with bit ``i`` moved to the lowest bit of field ``i``: each
+        byte of the mask, most significant first, becomes eight fields of a
+        big-endian byte string through a 256-entry table."""
+        return int.from_bytes(b"".join(map(self._table.__getitem__,
+                                           mask.to_bytes(self._mask_bytes, "big"))), "big")
 
     def unpack(self, packed: int) -> memoryview:
         """The counters of ``packed``, indexable by bit position."""
@@ -142,6 +148,9 @@ class UctConfig:
     expand: int
     rescore: int
     candidates: int
+    rescore_share: float
+    """A full rescore at least every ``rescore`` visits, or every this share
+    of the node's visits if that is more."""
     max_nodes: int
     komi: float
     ownership: bool = False
@@ -259,6 +268,13 @@ class Tree:
         count = len(moves)
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
+        if rave and moves and self.hooks.prior is not None:
+            spread = self.packer.spread
+            for mask, playouts, half_wins in self.hooks.prior(board):
+                if mask:
+                    spread_mask = spread(mask)
+                    node.rave_visits += spread_mask * playouts
+                    node.rave_wins += spread_mask * half_wins
         node.child_visits = [0] * count
         node.child_wins = [0.0] * count
         node.unvisited = None if rave else list(range(count))
@@ -266,42 +282,41 @@ class Tree:
     # -- selection ---------------------------------------------------------------
     # The blended value of a slot with n visits and w wins, AMAF counts r0 and
     # half-point wins h (one virtual half-won AMAF playout added: r = r0 + 1,
-    # q = (h + 1) / 2), and k = r / rave_equiv, is
-    #     (w * (1 + k) + q) / (n + r + n * k)
-    # which is (1 - beta) * w/n + beta * q/r with beta = r / (n + r + n*r/E).
-    # The expressions below (and the test's reference) must stay identical
-    # term for term so that rescore=1 reproduces exact UCT-RAVE bit for bit.
+    # q = (h + 1) / 2), is (1 - beta) * w/n + beta * q/r with
+    # beta = r / (n + r + n*r/E); multiplied out by E, with t = E + r,
+    #     (w * t + (E/2) * (h + 1)) / (n * t + E * r)
+    # which has no division by zero and few operations. The expressions below
+    # (and the test's reference) must stay identical term for term so that
+    # rescore=1 reproduces exact UCT-RAVE bit for bit.
 
     def _select_rave(self, node: Node, config: UctConfig) -> int:
         visits, wins, amaf = node.child_visits, node.child_wins, node.amaf
         unpack = self.packer.unpack
         rave_visits = unpack(node.rave_visits)
         rave_wins = unpack(node.rave_wins)
-        inv = 1.0 / config.rave_equiv
+        e = config.rave_equiv
+        half_e = 0.5 * e
         c = config.exploration
-        log_visits = math.log(node.visits + 1)
         if node.visits < node.next_rescore:
             best, best_value = -1, -math.inf
             for slot in node.candidates:
                 n = visits[slot]
                 a = amaf[slot]
                 r = rave_visits[a] + 1
-                k = r * inv
-                value = (wins[slot] * (1 + k) + (rave_wins[a] + 1) * 0.5) / (n + r + n * k)
+                t = e + r
+                value = (wins[slot] * t + half_e * (rave_wins[a] + 1)) / (n * t + e * r)
                 if c:
-                    value += c * math.sqrt(log_visits / (n + 1))
+                    value += c * math.sqrt(math.log(node.visits + 1) / (n + 1))
                 if value > best_value or (value == best_value and slot > best):
                     best, best_value = slot, value
             if best_value >= node.floor:
                 return best
+        values = [(w * (t := e + (r := rave_visits[a] + 1)) + half_e * (rave_wins[a] + 1))
+                  / (n * t + e * r)
+                  for n, w, a in zip(visits, wins, amaf)]
         if c:
-            values = [(w * (1 + (k := (r := rave_visits[a] + 1) * inv)) + (rave_wins[a] + 1) * 0.5)
-                      / (n + r + n * k) + c * math.sqrt(log_visits / (n + 1))
-                      for n, w, a in zip(visits, wins, amaf)]
-        else:
-            values = [(w * (1 + (k := (r := rave_visits[a] + 1) * inv)) + (rave_wins[a] + 1) * 0.5)
-                      / (n + r + n * k)
-                      for n, w, a in zip(visits, wins, amaf)]
+            log_visits = math.log(node.visits + 1)
+            values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
         return self._keep_candidates(node, values, config)
 
     def _select_plain(self, node: Node, config: UctConfig) -> int:
@@ -329,16 +344,24 @@ class Tree:
 
     @staticmethod
     def _keep_candidates(node: Node, values: list[float], config: UctConfig) -> int:
-        """Remember the best slots of a full rescore; return the best one."""
+        """Remember the best slots of a full rescore; return the best one.
+
+        A stable sort of the slots by value puts equal values in slot order,
+        so the last slots are the best ones, the higher slot first among
+        equals. The next full rescore comes after ``rescore`` visits, or after
+        ``rescore_share`` of the node's visits if that is more: the values of
+        a much visited node move slowly."""
         keep = config.candidates
-        ranked = heapq.nlargest(keep + 1, zip(values, range(len(values))))
-        if len(ranked) > keep:
-            node.floor = ranked.pop()[0]
+        order = sorted(range(len(values)), key=values.__getitem__)
+        if len(order) > keep:
+            node.floor = values[order[-keep - 1]]
+            ranked = order[:-keep - 1:-1]
         else:
             node.floor = -math.inf
-        node.candidates = [slot for _, slot in ranked]
-        node.next_rescore = node.visits + config.rescore
-        return ranked[0][1]
+            ranked = order[::-1]
+        node.candidates = ranked
+        node.next_rescore = node.visits + max(config.rescore, int(node.visits * config.rescore_share))
+        return ranked[0]
 
     # -- the answer ----------------------------------------------------------------
     def ownership(self) -> list:
@@ -395,6 +418,7 @@ class UctPlayer(TreePlayer):
         "expand": (int, 2),
         "rescore": (int, 8),
         "candidates": (int, 8),
+        "rescore_share": (float, 0.05),
         "max_nodes": (int, 20000),
         "reuse": (bool, True),
         "resign": (float, 0.0),
@@ -428,6 +452,7 @@ class UctPlayer(TreePlayer):
             expand=v["expand"],
             rescore=v["rescore"],
             candidates=v["candidates"],
+            rescore_share=v["rescore_share"],
             max_nodes=max(1, v["max_nodes"]),
             komi=v["komi"],
             ownership=v["ownership"],

@@ -12,7 +12,7 @@ from engine.errors import GameError
 from engine.game import Game, TreeHooks, moves_left_from_cells
 from engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from engine.star.geometry import layout
-from engine.star.playout import peri_owners, playout_bits, random_playout
+from engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
 from engine.star.position import PASS, Position
 from engine.star.scoring import Score, is_settled, score
 from engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
@@ -30,20 +30,45 @@ def _playout_winner(position: Position, rng: random.Random, komi: float) -> int 
     return random_playout(position, rng, komi).winner
 
 
+PRIOR_SAVE = (40, 72)
+"""Virtual AMAF (playouts, half-point wins) of the cell that completes a
+bridge the opponent's last move intruded into: 90%."""
+PRIOR_NEAR = (10, 12)
+"""... of a cell next to the opponent's last move: 60%."""
+PRIOR_FILLED = (40, 8)
+"""... of a cell no stone can change (:func:`filled_cells`): 10%."""
+
+
 @lru_cache(maxsize=None)
 def _hooks(rings: int) -> TreeHooks:
     lay = layout(rings)
     cell_bit = tuple(bit.bit_length() - 1 for bit in lay.bit_of)
 
     def star_playout(board: Position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
-        return playout_bits(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
+        return playout_bridges(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
 
     def star_owners(black: int, white: int) -> int:
         return peri_owners(black, white, lay)
 
+    bit_of = lay.bit_of
+
+    def star_prior(board: Position) -> tuple[tuple[int, int, int], ...]:
+        black, white = board.black_bits, board.white_bits
+        found = []
+        filled = filled_cells(black, white, lay)
+        if filled:
+            found.append((filled, *PRIOR_FILLED))
+        if board.history:
+            last = board.history[-1][1]
+            if last != PASS:
+                saves, near = answers(black, white, board.to_move, bit_of[last], lay)
+                found.append((saves, *PRIOR_SAVE))
+                found.append((near & ~filled, *PRIOR_NEAR))
+        return tuple(found)
+
     pericells = geometry(rings).perimeter
     return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout, star_owners,
-                     tuple((cell, cell_bit[cell]) for cell in pericells))
+                     tuple((cell, cell_bit[cell]) for cell in pericells), prior=star_prior)
 
 
 def _tree_hooks(position: Position) -> TreeHooks:

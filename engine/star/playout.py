@@ -20,6 +20,7 @@ only the groups that touch the perimeter matter; each is flood-filled once.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import NamedTuple
 
 from engine.colour import BLACK, WHITE
@@ -181,6 +182,138 @@ def playout_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.
         white |= mine
         black |= empty ^ mine
     return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+
+
+def _at(mask: int, shift: int) -> int:
+    """The bits ``p`` with bit ``p + shift`` set in ``mask``."""
+    return mask >> shift if shift > 0 else mask << -shift
+
+
+@lru_cache(maxsize=None)
+def _bridge_shifts_of(width: int) -> tuple[tuple[int, int, int], ...]:
+    w = width
+    return ((w + 1, 1, w), (2 - w, 1, 1 - w), (1 - 2 * w, -w, 1 - w))
+
+
+def _bridge_shifts(lay: Layout) -> tuple[tuple[int, int, int], ...]:
+    """For the three bridge directions: the bit shift from one stone to the
+    other and to each of the two carrier cells. Axial offsets (q, r): stone
+    (1, 1) over carriers (1, 0) and (0, 1); stone (2, -1) over (1, 0) and
+    (1, -1); stone (1, -2) over (0, -1) and (1, -1). The other three
+    directions are the same bridges seen from the other stone. Bridges across
+    the ghost seam or through the central star are not seen."""
+    return _bridge_shifts_of(lay.width)
+
+
+def _broken_bridges(stones: int, empty: int, taken: int, shifts, choice: int) -> tuple[int, int]:
+    """For ``stones`` of one colour and the ``empty`` cells before a fill in
+    which the opponent took ``taken``: the carrier cells that save each bridge
+    whose two carriers both went to the opponent (one of the two per bridge,
+    picked by the random bits ``choice``), and every carrier cell of the
+    colour's bridges."""
+    saves = carriers = 0
+    for to_stone, c1, c2 in shifts:
+        anchors = stones & _at(stones, to_stone) & _at(empty, c1) & _at(empty, c2)
+        if anchors:
+            carriers |= _at(anchors, -c1) | _at(anchors, -c2)
+            broken = anchors & _at(taken, c1) & _at(taken, c2)
+            if broken:
+                saves |= _at(broken & choice, -c1) | _at(broken & ~choice, -c2)
+    return saves, carriers
+
+
+def save_bridges(black: int, white: int, empty: int, black_fill: int, lay: Layout,
+                 rng: random.Random) -> int:
+    """The black part of a random fill of ``empty`` after each side has answered
+    the opponent's intrusions into its bridges, the way a player completes a
+    bridge when the opponent takes one of its two carriers: where a fill gave
+    both carriers of a bridge (between stones placed before the fill) to the
+    opponent, the owner gets one of them back, and in exchange the opponent
+    gets as many other cells of the owner's fill, at random, so that each
+    side keeps its share. Black's bridges are mended first, then white's."""
+    shifts = _bridge_shifts(lay)
+    bit_of = lay.bit_of
+    for side in (0, 1):
+        own_stones = black if side == 0 else white
+        own_fill = black_fill if side == 0 else empty ^ black_fill
+        saves, carriers = _broken_bridges(own_stones, empty, empty & ~own_fill, shifts,
+                                          rng.getrandbits(lay.bits))
+        if not saves:
+            continue
+        count = saves.bit_count()
+        pool = own_fill & ~carriers
+        if pool.bit_count() < count:
+            pool = own_fill
+            if pool.bit_count() < count:
+                continue
+        given = 0
+        while count:
+            for low in rng.choices(bit_of, k=2 * count + 2):
+                if pool & low:
+                    pool ^= low
+                    given |= low
+                    count -= 1
+                    if not count:
+                        break
+        own_fill = (own_fill | saves) & ~given
+        black_fill = own_fill if side == 0 else empty ^ own_fill
+    return black_fill
+
+
+def playout_bridges(black: int, white: int, to_move: int, lay: Layout, rng: random.Random,
+                    komi: float = 0.0) -> PlayoutResult:
+    """:func:`playout_bits` with the bridges of the stones already placed kept
+    (:func:`save_bridges`)."""
+    empty = lay.board & ~(black | white)
+    count = empty.bit_count()
+    mine = random_fill(empty, (count + 1) // 2, lay, rng)
+    black_fill = mine if to_move == BLACK else empty ^ mine
+    black_fill = save_bridges(black, white, empty, black_fill, lay, rng)
+    black |= black_fill
+    white |= empty ^ black_fill
+    return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+
+
+def _neighbours(mask: int, width: int) -> int:
+    """The cells next to ``mask`` on the sheet (no seam, no star bridge)."""
+    up = mask | mask >> 1
+    down = mask | mask << 1
+    return mask >> 1 | mask << 1 | up << width | down >> width
+
+
+def filled_cells(black: int, white: int, lay: Layout) -> int:
+    """Empty cells that no stone can change: every neighbour is a stone of one
+    and the same colour. Those neighbours are connected around the cell
+    without it, and the cell, a pericell included, ends up with that colour's
+    owner whoever fills it. Cells of ring 1 and of the seam's ray are left
+    out (their neighbours are not all on the sheet)."""
+    empty = lay.board & ~(black | white) & ~lay.ring1 & ~lay.ray
+    if not empty:
+        return 0
+    sheet = (1 << lay.bits) - 1
+    outside = sheet & ~(lay.board | lay.ghost)
+    width = lay.width
+    found = 0
+    for stones in (black, white):
+        other = sheet & ~(stones | lay.ray_to_ghost[stones & lay.ray] | outside)
+        found |= empty & ~_neighbours(other, width)
+    return found
+
+
+def answers(black: int, white: int, to_move: int, last: int, lay: Layout) -> tuple[int, int]:
+    """For the side to move, after the opponent's move on bit ``last``: the
+    cells that complete a bridge of its own into whose carrier that move
+    intruded, and the cells next to that move."""
+    own = black if to_move == BLACK else white
+    empty = lay.board & ~(black | white)
+    before = empty | last
+    saves = 0
+    for to_stone, c1, c2 in _bridge_shifts(lay):
+        anchors = own & _at(own, to_stone) & _at(before, c1) & _at(before, c2)
+        if anchors:
+            saves |= _at(anchors & _at(last, c1), -c2) | _at(anchors & _at(last, c2), -c1)
+    near = _neighbours(last, lay.width) & empty
+    return saves & empty, near & ~saves
 
 
 def random_playout(position, rng: random.Random, komi: float = 0.0) -> PlayoutResult:
