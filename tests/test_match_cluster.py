@@ -79,6 +79,23 @@ def test_a_local_cluster_plays_the_records_of_concurrency(tmp_path: Path) -> Non
     assert (tmp_path / "there.sgf").read_text().count("(;GM[2004]") == 12
 
 
+def test_the_sprt_stops_a_match_on_a_cluster(tmp_path: Path) -> None:
+    # An engine that always passes loses every game: the test accepts H1
+    # after 8 colour-swapped pairs (tests/test_match.py), the game still
+    # running then is cancelled and not recorded, and nothing more is
+    # submitted.
+    results = tmp_path / "r.jsonl"
+    engines = (("A", fake("--seed", "1{slot}")), ("B", fake("--mode", "pass")))
+    done = _run(_match(results, "--cluster", "local:2", "--sprt", "0", "200", "0.05", "0.05", "--size", "3",
+                       engines=engines, games=40))
+    assert done.returncode == 0, done.stderr
+    assert "SPRT decided: stopped early" in done.stderr and "H1 accepted" in done.stdout
+    lines = _lines(results)
+    assert len(lines) in (16, 17) and len({r["key"] for r in lines}) == len(lines)
+    pairs = {r["round"] // 2 for r in lines if r["round"] ^ 1 in {q["round"] for q in lines}}
+    assert len(pairs) == 8 and all(r["winner_engine"] == "A" for r in lines)
+
+
 @contextlib.contextmanager
 def dask_cluster(tmp_path: Path, workers: int = 2) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A ``dask scheduler`` on 127.0.0.1 and ``workers`` ``dask worker``

@@ -109,10 +109,8 @@ class EngineHost(WorkerPlugin):
         the record, the lines the referee logged, and the engines' stderr
         and traffic when asked for."""
         await self._close_idle()
-        held = self.slots.get((match, slot))
-        if held is None:
-            held = self.slots[match, slot] = _Slot(EnginePool(settings, slot))
-        pool = held.pool
+        pool = self._pool(match, settings, slot)
+        held = self.slots[match, slot]
         pool.stderr_sink = io.StringIO() if keep_stderr else None
         pool.debug_sink = io.StringIO() if keep_debug else None
         lines: list[str] = []
@@ -124,22 +122,28 @@ class EngineHost(WorkerPlugin):
                 "stderr": pool.stderr_sink.getvalue() if pool.stderr_sink is not None else "",
                 "debug": pool.debug_sink.getvalue() if pool.debug_sink is not None else ""}
 
-    async def check(self, settings: MatchSettings) -> str | None:
-        """Start every engine once here (:func:`check_engines`); the
+    async def check(self, match: str, settings: MatchSettings) -> str | None:
+        """Start every engine once (:func:`check_engines`) in slot 0's pool,
+        which keeps them for its first games, as a local run does; the
         problem, or None."""
-        pool = EnginePool(settings, 0)
+        pool = self._pool(match, settings, 0)
         try:
             await check_engines(pool, settings)
         except ValueError as error:
             return str(error)
-        finally:
-            await pool.close()
         return None
 
     async def close_match(self, match: str | None) -> None:
         """Close the engines of match ``match`` (of every match for None)."""
         for key in [key for key in self.slots if match is None or key[0] == match]:
             await self.slots.pop(key).pool.close()
+
+    def _pool(self, match: str, settings: MatchSettings, slot: int) -> EnginePool:
+        held = self.slots.get((match, slot))
+        if held is None:
+            held = self.slots[match, slot] = _Slot(EnginePool(settings, slot))
+        held.used = time.monotonic()
+        return held.pool
 
     async def _close_idle(self) -> None:
         now = time.monotonic()
@@ -164,9 +168,9 @@ def play_on_worker(match: str, settings: MatchSettings, slot: int, job: GameJob,
     return answer
 
 
-def check_on_worker(settings: MatchSettings) -> str | None:
-    """The task that starts every engine once on a worker."""
-    return _host().run(_host().check(settings))
+def check_on_worker(match: str, settings: MatchSettings) -> str | None:
+    """The task that starts every engine once on slot 0's worker."""
+    return _host().run(_host().check(match, settings))
 
 
 async def close_on_worker(match: str, dask_worker: distributed.Worker) -> None:
@@ -215,9 +219,11 @@ class Cluster:
         return [ClusterSlot(self, settings, slot, stderr_sink, debug_sink) for slot in range(settings.concurrency)]
 
     async def preflight(self, settings: MatchSettings) -> None:
-        """Start every engine once on a worker before the first game."""
-        problem = await self.client.submit(check_on_worker, settings, pure=False,
-                                           key=f"stargtp-check-{self.match}")
+        """Start every engine once before the first game, in slot 0 on its
+        worker (a worker that dies meanwhile takes the engines with it: the
+        slot's first game starts them again)."""
+        problem = await self.client.submit(check_on_worker, self.match, settings, pure=False,
+                                           key=f"stargtp-check-{self.match}", **self.placement(0))
         if problem is not None:
             raise ValueError(f"{problem} (on a cluster worker)")
 
@@ -230,10 +236,13 @@ class Cluster:
         if self.local is not None:
             await self.local.close()
 
-    async def home(self, slot: int) -> str | None:
-        """The worker slot ``slot`` plays on, when it is still alive."""
-        address = self.homes.get(slot)
-        return address if address in await self.workers() else None
+    def placement(self, slot: int) -> dict[str, Any]:
+        """Dask's ``submit`` options that send slot ``slot``'s next game to
+        its worker. The restriction is loose: when that worker has died, the
+        scheduler gives the game to another one (no need to ask it first
+        which workers live, a round trip per game)."""
+        home = self.homes.get(slot)
+        return {"workers": [home], "allow_other_workers": True} if home is not None else {}
 
 
 class ClusterSlot:
@@ -251,11 +260,10 @@ class ClusterSlot:
     async def play(self, job: GameJob, log: Callable[[str], None],
                    on_move: Callable[[int], None]) -> dict[str, Any]:
         cluster = self.cluster
-        home = await cluster.home(self.slot)
         future = cluster.client.submit(
             play_on_worker, cluster.match, self.settings, self.slot, job, self.stderr_sink is not None,
             self.debug_sink is not None, key=f"stargtp-game-{cluster.match}-{uuid.uuid4().hex}", pure=False,
-            **({"workers": [home], "allow_other_workers": True} if home is not None else {}))
+            **cluster.placement(self.slot))
         try:
             answer = await future
         except asyncio.CancelledError:
@@ -286,7 +294,7 @@ async def connect(kind: str, where: int | str) -> Cluster:
     logging.getLogger("distributed").setLevel(logging.WARNING)
     try:
         if kind == "local":
-            local = await LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
+            local = await LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True, host="127.0.0.1",
                                        asynchronous=True, dashboard_address=None, silence_logs=logging.WARNING)
             client = await Client(local, asynchronous=True, timeout=CONNECT_TIMEOUT)
         else:
