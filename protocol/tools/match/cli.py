@@ -544,7 +544,10 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, r
             return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
         from protocol.tools.match.cluster import connect
 
-        dask = await connect(*cluster)
+        try:
+            dask = await connect(*cluster)
+        except ValueError as error:
+            raise ValueError(f"{OPT_CLUSTER}: {error}") from None
         try:
             if concurrency_from_cluster:
                 settings = replace(settings, concurrency=dask.threads())
