@@ -160,9 +160,11 @@ def _host() -> EngineHost:
 
 
 def play_on_worker(match: str, settings: MatchSettings, slot: int, job: GameJob, keep_stderr: bool,
-                   keep_debug: bool) -> dict[str, Any]:
+                   keep_debug: bool, after: Any = None) -> dict[str, Any]:
     """The task of one game (runs on a worker): its record and what went
-    with it, and the worker that played it."""
+    with it, and the worker that played it. ``after`` is the slot's
+    previous game (its answer, unused): Dask starts this one only when that
+    one has ended, so the slot's games keep their order on its engines."""
     answer = _host().run(_host().play(match, settings, slot, job, keep_stderr, keep_debug))
     answer["worker"] = distributed.get_worker().address
     return answer
@@ -247,7 +249,14 @@ class Cluster:
 
 class ClusterSlot:
     """A worker slot whose games are Dask tasks (the :class:`GameSlot` of
-    the cluster path)."""
+    the cluster path).
+
+    The slot keeps its next game submitted while one plays, made to depend
+    on the one before: its worker then starts it as soon as the previous
+    game ends, without waiting for the coordinator to hear of the end and
+    answer with the next game (a round trip through the scheduler for each
+    game, a tenth of a second and more on a loaded machine). Only that one
+    game waits ahead; the SPRT stop cancels it with the game in progress."""
 
     def __init__(self, cluster: Cluster, settings: MatchSettings, slot: int, stderr_sink: TextIO | None,
                  debug_sink: TextIO | None) -> None:
@@ -256,21 +265,38 @@ class ClusterSlot:
         self.slot = slot
         self.stderr_sink = stderr_sink
         self.debug_sink = debug_sink
+        self.jobs: list[GameJob] = []
+        self.submitted: dict[str, distributed.Future] = {}
+        """The slot's games in flight, by key: the one playing, the next."""
+
+    def plan(self, jobs: list[GameJob]) -> None:
+        self.jobs = list(jobs)
+
+    def _submit(self, job: GameJob, after: distributed.Future | None) -> distributed.Future:
+        cluster = self.cluster
+        future = cluster.client.submit(
+            play_on_worker, cluster.match, self.settings, self.slot, job, self.stderr_sink is not None,
+            self.debug_sink is not None, after, key=f"stargtp-game-{cluster.match}-{uuid.uuid4().hex}",
+            pure=False, **cluster.placement(self.slot))
+        self.submitted[job.key] = future
+        return future
 
     async def play(self, job: GameJob, log: Callable[[str], None],
                    on_move: Callable[[int], None]) -> dict[str, Any]:
         cluster = self.cluster
-        future = cluster.client.submit(
-            play_on_worker, cluster.match, self.settings, self.slot, job, self.stderr_sink is not None,
-            self.debug_sink is not None, key=f"stargtp-game-{cluster.match}-{uuid.uuid4().hex}", pure=False,
-            **cluster.placement(self.slot))
+        future = self.submitted.get(job.key) or self._submit(job, None)
+        keys = [planned.key for planned in self.jobs]
+        following = keys.index(job.key) + 1 if job.key in keys else len(keys)
+        if following < len(keys) and keys[following] not in self.submitted:
+            self._submit(self.jobs[following], future)
         try:
             answer = await future
         except asyncio.CancelledError:
-            await asyncio.shield(cluster.client.cancel([future]))
+            await asyncio.shield(self.close())
             raise
         except distributed.KilledWorker as error:
             raise ValueError(f"{job.key}: Dask gave up on the game after its workers died: {error}") from None
+        del self.submitted[job.key]
         cluster.homes[self.slot] = answer["worker"]  # where it ran: after a worker died, another
         for line in answer["log"]:
             log(line)
@@ -281,7 +307,11 @@ class ClusterSlot:
         return answer["record"]
 
     async def close(self) -> None:
-        """The engines live on the workers; :meth:`Cluster.close` ends them."""
+        """Cancel the games still in flight (the match was stopped). The
+        engines live on the workers; :meth:`Cluster.close` ends them."""
+        if self.submitted:
+            futures, self.submitted = list(self.submitted.values()), {}
+            await self.cluster.client.cancel(futures)
 
 
 async def connect(kind: str, where: int | str) -> Cluster:
