@@ -2,7 +2,7 @@
 ``--cluster local:K`` (K local Dask worker processes of one thread), run
 after run alternately so that both see the same machine load.
 
-    python examples/bench_cluster.py [--runs 3] [--games 12] [--workers 1 2 4]
+    python examples/bench_cluster.py [--runs 3] [--games 16] [--playouts 20] [--size 4] [--workers 1 2 4]
 
 Three figures per run: the *steady* rate, games per minute from the end of
 the first game to the end of the last (what each further game costs, from
@@ -32,11 +32,11 @@ def engine(player: str, seed: str, *extra: str) -> str:
                        "--workers", "1", *extra])
 
 
-def one_run(mode: list[str], games: int, playouts: int, directory: str) -> tuple[float, float, float]:
+def one_run(mode: list[str], games: int, playouts: int, size: int, directory: str) -> tuple[float, float, float]:
     """``(steady games per minute, overall games per minute, wall seconds)``
     of one match."""
     results = os.path.join(directory, f"r{time.monotonic_ns()}.jsonl")
-    command = [sys.executable, "-m", "protocol.cli", "match", "--size", "4", "--games", str(games),
+    command = [sys.executable, "-m", "protocol.cli", "match", "--size", str(size), "--games", str(games),
                "--playouts", str(playouts), "--results", results, *mode,
                "--black", "flat=" + engine("flat", "1{slot}", "--playouts", "{playouts}"),
                "--white", "random=" + engine("random", "2{slot}")]
@@ -51,7 +51,8 @@ def one_run(mode: list[str], games: int, playouts: int, directory: str) -> tuple
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--size", type=int, default=4)
     parser.add_argument("--playouts", type=int, default=20)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     options = parser.parse_args()
@@ -63,8 +64,8 @@ def main() -> None:
             local: list[tuple[float, float, float]] = []
             dask: list[tuple[float, float, float]] = []
             for _ in range(options.runs):
-                local.append(one_run(["--concurrency", str(count)], options.games, options.playouts, directory))
-                dask.append(one_run(["--cluster", f"local:{count}"], options.games, options.playouts, directory))
+                for mode, runs in ((["--concurrency", str(count)], local), (["--cluster", f"local:{count}"], dask)):
+                    runs.append(one_run(mode, options.games, options.playouts, options.size, directory))
             median = [tuple(statistics.median(run[i] for run in runs) for i in range(3)) for runs in (local, dask)]
             (steady_l, overall_l, wall_l), (steady_d, overall_d, wall_d) = median
             print(f"| {count} | {steady_l:.1f} | {steady_d:.1f} | {steady_d / steady_l:.2f} | {overall_l:.1f} | "
