@@ -31,6 +31,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, TextIO
 
+import dask
 import distributed
 from distributed import Client, LocalCluster, WorkerPlugin
 
@@ -324,8 +325,14 @@ async def connect(kind: str, where: int | str) -> Cluster:
     logging.getLogger("distributed").setLevel(logging.WARNING)
     try:
         if kind == "local":
-            local = await LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       asynchronous=True, dashboard_address=None, silence_logs=logging.WARNING)
+            # Dask's statistical profiler samples the running task's thread
+            # every 10 ms: a few percent of every game's time, for nothing a
+            # match uses (docs/cluster.md says how to turn it off for
+            # workers started by hand).
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                local = await LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
+                                           host="127.0.0.1", asynchronous=True, dashboard_address=None,
+                                           silence_logs=logging.WARNING)
             client = await Client(local, asynchronous=True, timeout=CONNECT_TIMEOUT)
         else:
             client = await Client(str(where), asynchronous=True, timeout=CONNECT_TIMEOUT)
