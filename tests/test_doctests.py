@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import pkgutil
 
 import pytest
@@ -19,6 +20,9 @@ import pytest
 PACKAGES = ("engine", "protocol")
 TEST_HELPERS = ("tests.diagrams", "tests.third_game")
 """Helper modules of tests/ whose docstrings hold examples too."""
+EXTRAS = {"protocol.tools.match.cluster": "distributed"}
+"""Modules of an optional extra, and the package the extra brings: skipped
+where it is not installed (never on CI, which installs every extra)."""
 
 
 def module_names() -> list[str]:
@@ -50,6 +54,8 @@ def run_doctests(module) -> tuple[doctest.TestResults, str]:
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
+    if name in EXTRAS and not os.environ.get("CI"):
+        pytest.importorskip(EXTRAS[name])
     module = importlib.import_module(name)
     results, report = run_doctests(module)
     assert results.failed == 0, f"{results.failed} of {results.attempted} examples failed:\n{report}"

@@ -11,7 +11,8 @@ It speaks the protocol on stdin/stdout with the rules core from ``engine``
 misbehave; ``--in-game G`` restricts that to the G-th game this process plays
 (counted by ``clear_board``). With ``--once-file`` it misbehaves only if that
 file does not exist yet, and creates it when it does, so a restarted engine
-plays normally.
+plays normally; the file holds the process ids of the engine that
+misbehaved and of its parent (the runner, or a cluster worker).
 
 Modes: ``random`` (never misbehaves), ``illegal`` (an occupied cell),
 ``garbage`` (text that is no move), ``silent`` (never answers; it reads its
@@ -64,9 +65,12 @@ class FakeEngine:
         if options.in_game is not None and self.games != options.in_game:
             return False
         if options.once_file:
-            if os.path.exists(options.once_file):
+            try:  # created atomically: of engines racing to misbehave, one does
+                fd = os.open(options.once_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
                 return False
-            Path(options.once_file).write_text("done\n")
+            os.write(fd, f"{os.getpid()} {os.getppid()}\n".encode())  # who misbehaves, and who started it
+            os.close(fd)
         return True
 
     def new_game(self) -> None:

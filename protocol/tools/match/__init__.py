@@ -27,6 +27,8 @@ One module per concept, each usable on its own from Python:
   :func:`format_summary` and the progress line;
 * :mod:`~protocol.tools.match.runner` -- :func:`run_match`: engines per
   worker slot, concurrency, resume, SPRT stop;
+* :mod:`~protocol.tools.match.cluster` -- the games as Dask tasks
+  (``--cluster``); imported only on that path, with the ``cluster`` extra;
 * :mod:`~protocol.tools.match.cli` -- ``stargtp match``: :func:`add_arguments`
   and :func:`run`.
 

@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from engine.errors import GameError
@@ -64,6 +65,8 @@ OPT_RESIGN_ADJUDICATION = "--resign-adjudication MOVES WINRATE"
 OPT_OPENINGS_SEED = "--openings-seed N"
 OPT_REPORT_EVERY = "--report-every N"
 OPT_DEBUG = "--debug FILE"
+OPT_CLUSTER = "--cluster ADDRESS"
+CLUSTER_EXTRA = "pip install 'stargtp[cluster]'"
 
 
 def _one_line_errors(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +130,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     clock.add_argument("--start-timeout", metavar="SECONDS",
                        help=f"longest wait for a started engine's first answer (default {DEFAULT_START_TIMEOUT:g})")
     run = parser.add_argument_group("running")
-    run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1)")
+    run.add_argument("--concurrency", metavar="K", help="games played in parallel (default 1; with --cluster, "
+                     "the workers' threads)")
+    run.add_argument("--cluster", metavar="ADDRESS",
+                     help="play the games as tasks on the Dask scheduler at ADDRESS (tcp://HOST:PORT), or on a "
+                          f"local cluster of N worker processes (local:N); needs {CLUSTER_EXTRA}")
     run.add_argument("--results", metavar="FILE", help="JSON-lines results file; re-run with it to resume "
                      "(default: a new file named after the engines and the time, e.g. "
                      "match-A-vs-B-20261201-180000.jsonl)")
@@ -429,9 +436,28 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         records_path=records_path)
 
 
+def _cluster(text: str | None) -> tuple[str, int | str] | None:
+    """``--cluster``: ``(kind, where)`` (see :func:`cluster.parse_cluster`),
+    or None without it; ValueError when it is malformed or the extra is
+    missing."""
+    if text is None:
+        return None
+    try:
+        import distributed  # noqa: F401 -- only to know whether the extra is installed
+    except ImportError as error:
+        raise ValueError(f"{OPT_CLUSTER}: needs the cluster extra, {CLUSTER_EXTRA} ({error})") from None
+    from protocol.tools.match.cluster import parse_cluster
+
+    try:
+        return parse_cluster(text)
+    except ValueError as error:
+        raise ValueError(f"{OPT_CLUSTER}: {error}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """``stargtp match``: 0 when the match ran (faults are outcomes), 2 for bad
-    settings or an unusable engine or results file, 130 when interrupted."""
+    settings or an unusable engine, results file or cluster, 130 when
+    interrupted."""
     try:
         settings = settings_from_args(args)
     except ValueError as error:
@@ -441,12 +467,14 @@ def run(args: argparse.Namespace) -> int:
         report_every = _whole_number(OPT_REPORT_EVERY, args.report_every, 0, 1)
         if args.report:
             _file_to_write(OPT_REPORT, args.report)
+        cluster = _cluster(getattr(args, "cluster", None))
     except ValueError as error:
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     progress = None if args.quiet else sys.stderr
     try:
-        result = asyncio.run(_run_interruptible(settings, progress, report_every, args.debug))
+        result = asyncio.run(_run_interruptible(settings, progress, report_every, args.debug, cluster,
+                                                args.concurrency is None))
     except ResultsError as error:
         print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
         return 2
@@ -495,8 +523,11 @@ def _resume_hint(path: str | None) -> str:
 
 
 async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, report_every: int = 0,
-                             debug: str | None = None) -> MatchResult | None:
-    """:func:`run_match`, cancelled cleanly (engines closed) by SIGINT/SIGTERM."""
+                             debug: str | None = None, cluster: tuple[str, int | str] | None = None,
+                             concurrency_from_cluster: bool = False) -> MatchResult | None:
+    """:func:`run_match`, cancelled cleanly (engines closed) by SIGINT/SIGTERM;
+    on the Dask cluster ``cluster`` names, where the concurrency is the
+    workers' threads unless given."""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
     assert task is not None
@@ -509,7 +540,24 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, r
 
     handled = add_signal_handlers(loop, interrupt)
     try:
-        return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
+        if cluster is None:
+            return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
+        from protocol.tools.match.cluster import connect
+
+        try:
+            dask = await connect(*cluster)
+        except ValueError as error:
+            raise ValueError(f"{OPT_CLUSTER}: {error}") from None
+        try:
+            if concurrency_from_cluster:
+                settings = replace(settings, concurrency=dask.threads())
+            if progress is not None:
+                print(f"cluster: {len(dask.known)} workers, {dask.threads()} threads; "
+                      f"{settings.concurrency} games at a time", file=progress)
+            return await run_match(settings, progress=progress, report_every=report_every, debug=debug,
+                                   slots=dask.slots, preflight=dask.preflight)
+        finally:
+            await asyncio.shield(dask.close())
     except asyncio.CancelledError:
         if interrupted:
             return None

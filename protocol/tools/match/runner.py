@@ -6,6 +6,12 @@ that the results file does not hold yet, ``concurrency`` at a time. Each
 worker slot owns an :class:`EnginePool`: its own engine processes (or
 connections), restarted after one broke. Games are dealt to the slots the
 same way every time (:func:`deal`), so fixed-playout matches replay.
+
+A slot need not be local: :func:`run_match` takes ``slots``, any objects
+with the :class:`GameSlot` methods, and the Dask path
+(:mod:`protocol.tools.match.cluster`) gives slots that play each game on a
+worker of a cluster. Everything else (the schedule, the deal, resume, the
+results file, progress, the SPRT stop) is this module's, for both.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import datetime
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, TextIO
+from typing import Any, Awaitable, Callable, Protocol, Sequence, TextIO
 
 from engine.colour import BLACK, WHITE
 from engine.errors import GameError
@@ -60,9 +66,9 @@ class EnginePool:
     async def start(self, name: str) -> GtpController:
         """Start (or connect to) engine ``name`` and ask who it is."""
         spec = self.settings.engine_spec(name, self.slot)
-        sink = self.stderr_sink
 
         def on_line(line: str) -> None:
+            sink = self.stderr_sink  # read at each line: a cluster worker swaps it per game
             if sink is not None:
                 sink.write(f"[{name} slot {self.slot}] {line}\n")
                 sink.flush()
@@ -71,7 +77,7 @@ class EnginePool:
         place = {"cwd": entry.directory} if entry.directory is not None and spec.argv is not None else {}
         controller = await GtpController.open(spec, command_timeout=self.settings.command_timeout,
                                               max_response_bytes=self.settings.max_response_bytes,
-                                              on_stderr_line=on_line if sink is not None else None,
+                                              on_stderr_line=on_line if self.stderr_sink is not None else None,
                                               description=name, **place)
         if self.debug_sink is not None:
             controller.on_traffic = self._debug_logger(name)
@@ -97,10 +103,11 @@ class EnginePool:
     def _debug_logger(self, name: str) -> Callable[[str, str], None]:
         """Writes each line sent to (``>``) or received from (``<``) engine
         ``name``, with a UTC timestamp, the game and the slot."""
-        sink = self.debug_sink
-        assert sink is not None
 
         def write(direction: str, text: str) -> None:
+            sink = self.debug_sink  # read at each line: a cluster worker swaps it per game
+            if sink is None:
+                return
             stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
             where = f"{stamp} [{self.game_key or '-'}] {name} (slot {self.slot}) {direction} "
             sink.write("".join(where + line + "\n" for line in text.split("\n")))
@@ -108,10 +115,49 @@ class EnginePool:
 
         return write
 
+    async def play(self, job: GameJob, log: Callable[[str], None],
+                   on_move: Callable[[int], None]) -> dict[str, Any]:
+        """Referee game ``job`` between this slot's engines (started or
+        restarted as needed) and return its record; ``engine_restarts``
+        counts, for this slot, the restarts of the game's engines so far."""
+        self.game_key = job.key
+        seats = {BLACK: await self.seat(job.black), WHITE: await self.seat(job.white)}
+        record = await play_game(job, seats, self.settings, log, on_move)
+        self.game_key = None
+        restarts = {n: self.restarts[n] for n in (job.black, job.white) if self.restarts[n]}
+        if restarts:
+            record["engine_restarts"] = restarts  # cumulative for this worker slot
+        return record
+
+    def plan(self, jobs: list[GameJob]) -> None:
+        """A local slot needs no notice of its games."""
+
     async def close(self) -> None:
         for controller in self.controllers.values():
             await controller.close()
         self.controllers.clear()
+
+
+class GameSlot(Protocol):
+    """What :func:`run_match` needs of a worker slot: hear which games it
+    will play (:meth:`plan`, before the first), play them one after another
+    in that order, and close. :class:`EnginePool` is the local one."""
+
+    def plan(self, jobs: list[GameJob]) -> None: ...
+
+    def play(self, job: GameJob, log: Callable[[str], None],
+             on_move: Callable[[int], None]) -> Awaitable[dict[str, Any]]: ...
+
+    def close(self) -> Awaitable[None]: ...
+
+
+SlotMaker = Callable[[MatchSettings, "TextIO | None", "TextIO | None"], Sequence[GameSlot]]
+"""Makes ``settings.concurrency`` slots, given the engine stderr and debug
+sinks (each may be None)."""
+
+Preflight = Callable[[MatchSettings], Awaitable[None]]
+"""Starts every engine once before the first game; ValueError when one is
+not usable."""
 
 
 @dataclass
@@ -130,7 +176,8 @@ class MatchResult:
 
 async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
                     on_record: Callable[[dict[str, Any]], None] | None = None,
-                    report_every: int = 0, debug: str | None = None) -> MatchResult:
+                    report_every: int = 0, debug: str | None = None,
+                    slots: SlotMaker | None = None, preflight: Preflight | None = None) -> MatchResult:
     """Play the match ``settings`` describe and return every record.
 
     With ``settings.results_path`` the games already in that file are kept
@@ -138,6 +185,8 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
     receives a line when each game starts and ends, the progress line and
     fault messages, and every ``report_every`` games the results table.
     ``debug`` names a file that logs every line exchanged with every engine.
+    ``slots`` and ``preflight`` replace the local engine pools and their
+    check before the first game (the Dask path gives its own).
     Raises ValueError when an engine cannot be started or reached before the
     first game or the engine stderr or debug file cannot be opened, and
     :class:`protocol.tools.match.results.ResultsError`
@@ -152,10 +201,18 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
         if results is not None:
             results.close()
         raise
-    pools = [EnginePool(settings, slot, stderr_sink, debug_sink) for slot in range(settings.concurrency)]
+    if slots is None:
+        pools: Sequence[GameSlot] = [EnginePool(settings, slot, stderr_sink, debug_sink)
+                                     for slot in range(settings.concurrency)]
+    else:
+        pools = slots(settings, stderr_sink, debug_sink)
+    if preflight is None:
+        local = pools[0]
+        assert isinstance(local, EnginePool)
+        preflight = lambda settings: check_engines(local, settings)  # noqa: E731
     reporter = Progress(settings, len(schedule(settings)), 0, progress, report_every)
     try:
-        return await _run(settings, results, pools, reporter, on_record)
+        return await _run(settings, results, pools, preflight, reporter, on_record)
     finally:
         for pool in pools:
             await pool.close()
@@ -180,8 +237,9 @@ def _open_log(path: str | None, what: str, opened: list[TextIO]) -> TextIO | Non
     return sink
 
 
-async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list[EnginePool],
-               reporter: Progress, on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
+async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequence[GameSlot],
+               preflight: Preflight, reporter: Progress,
+               on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
     """:func:`run_match` with its files open and its pools made."""
     records: list[dict[str, Any]] = list(results.games) if results is not None else []
     jobs = schedule(settings)
@@ -203,26 +261,20 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: list
         _records_file(settings, records)
         return MatchResult(records, summarise(records, settings), 0, resumed,
                            sprt_stopped=sprt_decided(records, settings))
-    await _preflight(pools[0], settings)
+    await preflight(settings)
     collection = _records_file(settings, records)
     stop = asyncio.Event()
     played = 0
 
-    async def worker(pool: EnginePool, my_jobs: list[GameJob]) -> None:
+    async def worker(pool: GameSlot, my_jobs: list[GameJob]) -> None:
         nonlocal played
+        pool.plan(my_jobs)
         for job in my_jobs:
             if stop.is_set():
                 return
             number = numbers[job.key]
-            pool.game_key = job.key
             reporter.game_started(number, job.black, job.white)
-            seats = {BLACK: await pool.seat(job.black), WHITE: await pool.seat(job.white)}
-            record = await play_game(job, seats, settings, reporter.log,
-                                     lambda moves: reporter.move_played(number, moves))
-            pool.game_key = None
-            restarts = {n: pool.restarts[n] for n in (job.black, job.white) if pool.restarts[n]}
-            if restarts:
-                record["engine_restarts"] = restarts  # cumulative for this worker slot
+            record = await pool.play(job, reporter.log, lambda moves: reporter.move_played(number, moves))
             if stop.is_set():
                 reporter.game_abandoned(number)
                 return  # the match was decided while this game ran
@@ -299,7 +351,7 @@ def deal(jobs: list[GameJob], settings: MatchSettings) -> list[list[GameJob]]:
     return slots
 
 
-async def _preflight(pool: EnginePool, settings: MatchSettings) -> None:
+async def check_engines(pool: EnginePool, settings: MatchSettings) -> None:
     """Start every engine once before the first game, so a mistyped command
     or a dead server is a clear error rather than a match of forfeits."""
     for entry in settings.engines:
