@@ -44,9 +44,7 @@ from protocol.gui.http import (HttpError, Request, RequestReader, error_response
 from protocol.server.commands import STREAMING
 from protocol.server.conversation import Conversation
 from protocol.server.session import Session, SessionConfig
-from protocol.server.tcp import DEFAULT_IDLE_SECONDS
-from protocol.server.workers import start_process_server
-from protocol.signals import add_signal_handlers, remove_signal_handlers
+from protocol.server.tcp import DEFAULT_IDLE_SECONDS, serve_until_signalled
 
 log = logging.getLogger(__name__)
 
@@ -799,25 +797,11 @@ async def serve_gui(config: SessionConfig, host: str = DEFAULT_HOST, port: int =
                     idle_timeout: float = DEFAULT_IDLE_TIMEOUT) -> int:
     """Serve the page and its sessions until SIGINT or SIGTERM."""
     server = GuiServer(config, max_sessions, idle_timeout)
-    # Sessions start their workers when a game is set up; the process server
-    # they fork from is started now, so that even the first is quick.
-    warm = asyncio.get_running_loop().run_in_executor(None, start_process_server)
-    try:
+
+    async def start() -> str:
         await server.start(host, port)
-    except OSError as exc:
-        log.error("stargtp: cannot listen on %s:%s: %s", host, port, exc.strerror or exc)
-        return 1
-    if "index.html" not in server.static:
-        log.warning("stargtp: the page is not installed (protocol/gui/static/index.html)")
-    log.info("stargtp: gui at %s", server.url)
-    stop = asyncio.get_running_loop().create_future()
-    handled = add_signal_handlers(asyncio.get_running_loop(),
-                                  lambda: stop.done() or stop.set_result(None))
-    try:
-        await stop
-    finally:
-        remove_signal_handlers(asyncio.get_running_loop(), handled)
-        await server.close()
-        await asyncio.gather(warm, return_exceptions=True)
-    log.info("stargtp: shut down")
-    return 0
+        if "index.html" not in server.static:
+            log.warning("stargtp: the page is not installed (protocol/gui/static/index.html)")
+        return f"gui at {server.url}"
+
+    return await serve_until_signalled(f"{host}:{port}", start, server.close)

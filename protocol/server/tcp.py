@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -221,29 +221,45 @@ class TcpServer:
             await self._server.wait_closed()
 
 
+async def serve_until_signalled(address: str, start: Callable[[], Awaitable[str]],
+                                close: Callable[[], Awaitable[None]]) -> int:
+    """Run a listening server (TCP sessions, the GUI's HTTP bridge) until
+    SIGINT or SIGTERM: ``start()`` listens on ``address`` and returns what to
+    announce on stderr; ``close()`` ends every session. 1 when it cannot
+    listen."""
+    # Sessions start their workers when a game is set up; the process server
+    # they fork from is started now, so that even the first is quick.
+    warm = asyncio.get_running_loop().run_in_executor(None, start_process_server)
+    try:
+        try:
+            announcement = await start()
+        except OSError as exc:
+            log.error("stargtp: cannot listen on %s: %s", address, exc.strerror or exc)
+            return 1
+        log.info("stargtp: %s", announcement)
+        stop = asyncio.get_running_loop().create_future()
+        handled = add_signal_handlers(asyncio.get_running_loop(),
+                                      lambda: stop.done() or stop.set_result(None))
+        try:
+            await stop
+        finally:
+            remove_signal_handlers(asyncio.get_running_loop(), handled)
+            await close()
+        log.info("stargtp: shut down")
+        return 0
+    finally:
+        await asyncio.gather(warm, return_exceptions=True)
+
+
 async def serve_tcp(config: SessionConfig, host: str, port: int,
                     max_connections: int = DEFAULT_MAX_CONNECTIONS,
                     idle_timeout: float = DEFAULT_IDLE_SECONDS) -> int:
     """Serve TCP clients until SIGINT or SIGTERM."""
     server = TcpServer(config, max_connections, idle_timeout)
-    # Sessions start their workers when a game is set up; the process server
-    # they fork from is started now, so that even the first is quick.
-    warm = asyncio.get_running_loop().run_in_executor(None, start_process_server)
-    try:
+
+    async def start() -> str:
         bound_host, bound_port = await server.start(host, port)
-    except OSError as exc:
-        log.error("stargtp: cannot listen on %s:%s: %s", host, port, exc.strerror or exc)
-        return 1
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    log.info("stargtp: listening on %s:%s", shown, bound_port)
-    stop = asyncio.get_running_loop().create_future()
-    handled = add_signal_handlers(asyncio.get_running_loop(),
-                                   lambda: stop.done() or stop.set_result(None))
-    try:
-        await stop
-    finally:
-        remove_signal_handlers(asyncio.get_running_loop(), handled)
-        await server.close()
-        await asyncio.gather(warm, return_exceptions=True)
-    log.info("stargtp: shut down")
-    return 0
+        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+        return f"listening on {shown}:{bound_port}"
+
+    return await serve_until_signalled(f"{host}:{port}", start, server.close)
