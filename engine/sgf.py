@@ -116,6 +116,21 @@ def parse_main_line(text: str) -> list[Node]:
     return nodes
 
 
+def node_move(node: Node, number: int) -> tuple[str, str] | None:
+    """The move node ``number`` plays, ``(letter, value)`` of its ``B`` or
+    ``W``; None when it plays none; SgfError when it plays more than one.
+
+    >>> node_move({"B": ["S40"], "C": ["hi"]}, 1), node_move({"C": ["hi"]}, 2)
+    (('B', 'S40'), None)
+    """
+    played = [letter for letter in ("B", "W") if letter in node]
+    if len(played) > 1 or any(len(node[letter]) > 1 for letter in played):
+        raise SgfError(f"node {number}: more than one move")
+    if not played:
+        return None
+    return played[0], node[played[0]][0]
+
+
 def _parse_node(text: str, i: int) -> tuple[Node, int]:
     """The properties of the node starting at ``text[i]``; the index after it."""
     node: Node = {}

@@ -36,7 +36,7 @@ from engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
 from engine.amazons.position import Move, Position
 from engine.colour import BLACK, EMPTY, WHITE
 from engine.errors import IllegalMove
-from engine.sgf import SgfError, escape, parse_main_line, record_text
+from engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
 
 _SGF_COLOUR = {WHITE: "B", BLACK: "W"}
 """Our colour -> SGF colour letter (the first mover is SGF ``B``)."""
@@ -181,13 +181,10 @@ def read_sgf(text: str) -> Position:
     for number, node in enumerate(nodes):
         if number and any(prop in node for prop in _SETUP):
             raise SgfError(f"node {number}: setup properties are only read in the root node")
-        played = [letter for letter in ("B", "W") if letter in node]
-        if len(played) > 1 or any(len(node[letter]) > 1 for letter in played):
-            raise SgfError(f"node {number}: more than one move")
-        if not played:
+        played = node_move(node, number)
+        if played is None:
             continue
-        letter = played[0]
-        value = node[letter][0].strip()
+        letter, value = played[0], played[1].strip()
         if not value:
             raise SgfError(f"node {number}: Amazons has no pass")
         move = move_from_sgf(value, geo)

@@ -47,7 +47,7 @@ from decimal import Decimal
 # game-neutral; they live with the Amazons records, which came first.
 from engine.colour import BLACK, WHITE
 from engine.errors import IllegalMove
-from engine.sgf import SgfError, escape, parse_main_line, record_text
+from engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
 from engine.star.geometry import MAX_RINGS, MIN_RINGS
 from engine.star.position import PASS, Position
 from engine.star.scoring import score
@@ -167,13 +167,10 @@ def read_sgf(text: str) -> Position:
         if setup:
             raise SgfError(f"node {number}: {setup[0]}: *Star records have no set-up"
                            " (AB, AW, AE, PL); a position is recorded by its moves")
-        played = [letter for letter in ("B", "W") if letter in node]
-        if len(played) > 1 or any(len(node[letter]) > 1 for letter in played):
-            raise SgfError(f"node {number}: more than one move")
-        if not played:
+        move = node_move(node, number)
+        if move is None:
             continue
-        letter = played[0]
-        value = node[letter][0]
+        letter, value = move
         where = f"move {len(position.history) + 1} ({letter}[{value}])"
         try:
             position.play(move_from_sgf(position, value), _OUR_COLOUR[letter])
