@@ -541,7 +541,7 @@ class AmazonsMcts(TreePlayer):
     PARAMS = {
         "playouts": (int, 3000),
         "exploration": (float, 0.3),
-        "plies": (int, 2),
+        "plies": (int, 0),
         "split": (int, 3),
         "order": (str, "cheap"),
         "widening": (bool, True),
@@ -549,7 +549,7 @@ class AmazonsMcts(TreePlayer):
         "widen_factor": (float, 1.0),
         "widen_exponent": (float, 0.5),
         "sharpness": (float, 1.0),
-        "expand": (int, 1),
+        "expand": (int, 0),
         "max_nodes": (int, 100_000),
         "reuse": (bool, True),
         "komi": (float, 0.0),
