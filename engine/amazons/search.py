@@ -546,7 +546,7 @@ class AmazonsMcts(TreePlayer):
         "order": (str, "cheap"),
         "widening": (bool, True),
         "widen_base": (int, 2),
-        "widen_factor": (float, 1.0),
+        "widen_factor": (float, 0.5),
         "widen_exponent": (float, 0.5),
         "sharpness": (float, 1.0),
         "expand": (int, 0),
