@@ -548,7 +548,7 @@ class AmazonsMcts(TreePlayer):
         "widen_base": (int, 2),
         "widen_factor": (float, 0.5),
         "widen_exponent": (float, 0.5),
-        "sharpness": (float, 1.0),
+        "sharpness": (float, 2.0),
         "expand": (int, 0),
         "max_nodes": (int, 100_000),
         "reuse": (bool, True),
