@@ -6,7 +6,11 @@ stopping, parameters, and strength against random-rollout UCT."""
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -380,3 +384,16 @@ def test_evaluation_search_beats_random_rollout_uct_on_6x6():
 def test_evaluation_search_beats_random_rollout_uct_on_8x8():
     # Margin: at least 7 of 8 at 100 iterations a move each (today: 8 of 8).
     assert wins_against_random_rollout_uct(8, games=8, playouts=100) >= 7
+
+
+def test_the_speed_comparison_example_runs():
+    """examples/bench_amazons_eval.py, against this same install: both sides
+    print their figures and the ratios (no speed is asserted)."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "bench_amazons_eval.py"
+    out = subprocess.run([sys.executable, str(script), "--other", sys.executable, "--runs", "1",
+                          "--size", "6", "--iterations", "50"],
+                         capture_output=True, text=True, check=True, timeout=600).stdout
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["run 1 this ", "run 1 other"]
+    assert re.fullmatch(r"evaluations/s  this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[2])
+    assert re.fullmatch(r"iterations/s   this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[3])
