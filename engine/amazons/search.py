@@ -1,10 +1,11 @@
 """Monte Carlo tree search for the Game of the Amazons with an evaluation
 cut-off, the method of the strong Amazons programs (Invader).
 
-Each iteration selects down the tree with UCB1, plays a few random plies from
-the leaf, scores the position reached with the Lieberum-style evaluation of
-:mod:`engine.amazons.playout`, maps that score to a win probability, and
-backs it up. A finished game scores exactly (0 or 1).
+Each iteration selects down the tree with UCB1, plays ``plies`` random plies
+from the leaf (by default none), scores the position reached with the
+Lieberum-style evaluation of :mod:`engine.amazons.evaluation`, maps that
+score to a win probability, and backs it up. A finished game scores exactly
+(0 or 1).
 
 About 2,000 legal moves at the 10x10 start make "one child per move" too
 costly, so a move can be split into tree levels (``split``): 3 levels
