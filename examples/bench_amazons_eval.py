@@ -5,7 +5,7 @@ Each run is a fresh process of one install that measures, in CPU time
 (``time.process_time``, which other load disturbs far less than wall time):
 
 * evaluations per second: ``evaluate`` over 400 fixed positions (seeded
-  random play, 0 to 39 plies), three times;
+  random play, 0 to 39 plies), ten times;
 * search iterations per second: one ``amazons-mcts`` search of
   ``--iterations`` iterations with the same parameters in both installs
   (by default the new defaults, given explicitly, so that both run the same
@@ -15,7 +15,7 @@ It prints every run and then the medians and the ratios (this install over
 the other).
 
     python examples/bench_amazons_eval.py --other /path/to/old/venv/bin/python \\
-        [--runs 5] [--size 10] [--iterations 3000]
+        [--runs 5] [--size 10] [--iterations 5000]
 
 The other install may be any commit from 0.1.0 (b56265e) on.
 """
@@ -30,6 +30,8 @@ import subprocess
 import sys
 import time
 
+PASSES = 10
+"""Times the evaluation goes over the 400 positions in one run."""
 DEFAULT_PARAMS = ("plies=0", "expand=0", "widen_factor=0.5", "sharpness=2", "reuse=off")
 
 
@@ -57,10 +59,10 @@ def measure(size: int, iterations: int, params: list[str]) -> tuple[float, float
         if not position.is_over():
             positions.append(position)
     start = time.process_time()
-    for _ in range(3):
+    for _ in range(PASSES):
         for position in positions:
             evaluate(position)
-    evaluations = 3 * len(positions) / (time.process_time() - start)
+    evaluations = PASSES * len(positions) / (time.process_time() - start)
 
     position = Position(size)
     rng = random.Random(5)
@@ -79,7 +81,7 @@ def main() -> None:
     parser.add_argument("--other", help="python of the other install (required unless --child)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", type=int, default=10)
-    parser.add_argument("--iterations", type=int, default=3000)
+    parser.add_argument("--iterations", type=int, default=5000)
     parser.add_argument("--param", action="append", default=None,
                         help="NAME=VALUE for both searches (default: the new defaults, reuse=off)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
