@@ -209,10 +209,29 @@ def evaluation_terms(position: Position) -> EvaluationTerms:
 
 _HALVES = tuple(0.5 ** k for k in range(1, 130))
 """``2^-(k + 1)``: the weight of queen layer ``k`` in ``c1``."""
-_SPREAD = tuple(0.5 ** abs(d) for d in range(-129, 130))
-"""``2^-|d|`` at index ``d + 129``: the weight of a square in ``w``."""
-_LEAD = tuple(max(-1.0, min(1.0, d / 6)) for d in range(-129, 130))
-"""``clamp(d / 6, -1, 1)`` at index ``d + 129``: a square's share of ``c2``."""
+_MIDDLE = 129
+"""Index of distance difference 0 in the tables below (a board has at most
+100 squares, so no difference reaches it)."""
+_SPREAD = tuple(0.5 ** abs(d) for d in range(-_MIDDLE, _MIDDLE + 1))
+"""``2^-|d|`` at index ``d + _MIDDLE``: the weight of a square in ``w``."""
+_LEAD = tuple(max(-1.0, min(1.0, d / 6)) for d in range(-_MIDDLE, _MIDDLE + 1))
+"""``clamp(d / 6, -1, 1)`` at index ``d + _MIDDLE``: a square's share of ``c2``."""
+
+
+def _layer_pairs(mine: list[int], theirs: list[int], weights: tuple[float, ...]) -> float:
+    """``sum over (i, j) of |mine[i] & theirs[j]| * weights[j - i + _MIDDLE]``:
+    the squares at distance ``i + 1`` from one side and ``j + 1`` from the
+    other, weighted by the difference (in the order of the plain loops of
+    :func:`evaluation_terms`, so the sums are the same to the last bit)."""
+    total = 0.0
+    for i, my_layer in enumerate(mine):
+        j = _MIDDLE - i
+        for their_layer in theirs:
+            both = my_layer & their_layer
+            if both:
+                total += both.bit_count() * weights[j]
+            j += 1
+    return total
 
 
 def evaluate(position: Position) -> float:
@@ -254,29 +273,13 @@ def evaluate(position: Position) -> float:
     halves = _HALVES
     c1 = 2.0 * (sum([layer.bit_count() * halves[k] for k, layer in enumerate(queen_mine)])
                 - sum([layer.bit_count() * halves[k] for k, layer in enumerate(queen_theirs)]))
-    spread = _SPREAD
-    w = 0.0
-    for i, my_layer in enumerate(queen_mine):
-        j = 129 - i
-        for their_layer in queen_theirs:
-            both = my_layer & their_layer
-            if both:
-                w += both.bit_count() * spread[j]
-            j += 1
-    lead = _LEAD
-    c2 = 0.0
+    w = _layer_pairs(queen_mine, queen_theirs, _SPREAD)
+    c2 = _layer_pairs(king_mine, king_theirs, _LEAD)
     king_mine_all = king_theirs_all = 0
-    for their_layer in king_theirs:
-        king_theirs_all |= their_layer
-    for i, my_layer in enumerate(king_mine):
-        king_mine_all |= my_layer
-        if my_layer & king_theirs_all:
-            j = 129 - i
-            for their_layer in king_theirs:
-                both = my_layer & their_layer
-                if both:
-                    c2 += both.bit_count() * lead[j]
-                j += 1
+    for layer in king_mine:
+        king_mine_all |= layer
+    for layer in king_theirs:
+        king_theirs_all |= layer
     c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
 
     mobility = their_mobility - my_mobility
