@@ -6,7 +6,11 @@ stopping, parameters, and strength against random-rollout UCT."""
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -85,7 +89,10 @@ def test_no_move_means_resign_and_one_move_is_played_at_once():
 def test_an_immediate_win_is_found_and_scored_exactly():
     # White wins at once by closing b5 (an arrow or an amazon there): the
     # black amazon on a6 then has no move. Those positions are finished games,
-    # so every visit of such a move scores exactly 1 for White.
+    # so every visit of such a move scores exactly 1 for White. (With the
+    # default plies=0, expand=0 every move here is worth 0.98 or more and the
+    # search has no reason to prefer the quickest win; two random plies after
+    # each leaf make the other moves' values fall visibly short of 1.)
     position = Position.from_diagram("""
         B x . . . .
         . x . . . .
@@ -93,7 +100,7 @@ def test_an_immediate_win_is_found_and_scored_exactly():
         . . . . . .
         . . . . . .
         . . . W . .""", to_move=WHITE)
-    result = AmazonsMcts(seed=5).genmove(position, Limits(playouts=400))
+    result = AmazonsMcts(seed=5, plies="2", expand="1").genmove(position, Limits(playouts=400))
     position.play(result.move)
     assert position.is_over()
     assert result.winrate == 1.0
@@ -165,8 +172,10 @@ def test_cheap_arrow_order_follows_its_documented_score():
 
 # -- the tree ---------------------------------------------------------------------------------
 
-def check_counts(node: Node, is_root: bool = True) -> int:
-    """Visits add up exactly at every node; return the number of nodes."""
+def check_counts(node: Node, is_root: bool = True, expand: int = 0) -> int:
+    """Visits add up exactly at every node; return the number of nodes.
+    ``expand``: the player's parameter (visits of a move before its
+    position gets a node; 0, the default, makes it at the first)."""
     if node.choices is None:
         return 1
     total = sum(node.child_visits)
@@ -179,19 +188,19 @@ def check_counts(node: Node, is_root: bool = True) -> int:
     count = 1
     for slot, child in node.children.items():
         inside_move = child.kind in (PICK_DESTINATION, PICK_ARROW)
-        assert child.visits == node.child_visits[slot] - (0 if inside_move else 1)  # expand=1
+        assert child.visits == node.child_visits[slot] - (0 if inside_move else expand)
         assert child.to_move == (node.to_move if inside_move else opponent(node.to_move))
-        count += check_counts(child, False)
+        count += check_counts(child, False, expand)
     return count
 
 
-@pytest.mark.parametrize("split", ["1", "2", "3"])
-def test_tree_counts_root_statistics_and_answer(split):
+@pytest.mark.parametrize("split,expand", [("1", 0), ("2", 0), ("3", 0), ("3", 1), ("2", 2)])
+def test_tree_counts_root_statistics_and_answer(split, expand):
     position = random_position(2, 8, 6)
-    player = AmazonsMcts(seed=7, split=split)
+    player = AmazonsMcts(seed=7, split=split, expand=str(expand))
     result = player.genmove(position, Limits(playouts=300))
     assert result.playouts == 300
-    nodes = check_counts(player.tree.root)
+    nodes = check_counts(player.tree.root, expand=expand)
     assert nodes == player.tree.node_count
     assert sum(v for v, _ in result.root.values()) == 300
     visits, wins = result.root[result.move]
@@ -222,9 +231,10 @@ def test_win_probability():
 # -- reproducibility and reuse ---------------------------------------------------------------
 
 def test_a_seed_and_a_playout_limit_give_the_same_game_twice():
-    first = self_play(AmazonsMcts(seed=42), 8, playouts=40)
-    again = self_play(AmazonsMcts(seed=42), 8, playouts=40)
-    other = self_play(AmazonsMcts(seed=43), 8, playouts=40)
+    # plies=2: the default search (plies=0, cheap order) draws no random numbers.
+    first = self_play(AmazonsMcts(seed=42, plies="2"), 8, playouts=40)
+    again = self_play(AmazonsMcts(seed=42, plies="2"), 8, playouts=40)
+    other = self_play(AmazonsMcts(seed=43, plies="2"), 8, playouts=40)
     assert first == again and first != other
 
 
@@ -374,3 +384,16 @@ def test_evaluation_search_beats_random_rollout_uct_on_6x6():
 def test_evaluation_search_beats_random_rollout_uct_on_8x8():
     # Margin: at least 7 of 8 at 100 iterations a move each (today: 8 of 8).
     assert wins_against_random_rollout_uct(8, games=8, playouts=100) >= 7
+
+
+def test_the_speed_comparison_example_runs():
+    """examples/bench_amazons_eval.py, against this same install: both sides
+    print their figures and the ratios (no speed is asserted)."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "bench_amazons_eval.py"
+    out = subprocess.run([sys.executable, str(script), "--other", sys.executable, "--runs", "1",
+                          "--size", "6", "--iterations", "50"],
+                         capture_output=True, text=True, check=True, timeout=600).stdout
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["run 1 this ", "run 1 other"]
+    assert re.fullmatch(r"evaluations/s  this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[2])
+    assert re.fullmatch(r"iterations/s   this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[3])

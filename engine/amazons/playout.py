@@ -146,6 +146,8 @@ def cutoff_playout(position: Position, rng: random.Random, plies: int) -> float:
     """Play up to ``plies`` random moves (the playout policy) on a copy of
     ``position``, then evaluate: a value in [-1, 1] for ``position``'s side
     to move (+1 / -1 if the game ended on the way)."""
+    if plies == 0:
+        return evaluate(position)
     me = position.to_move
     board = position.copy()
     for _ in range(plies):

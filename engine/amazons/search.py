@@ -1,10 +1,11 @@
 """Monte Carlo tree search for the Game of the Amazons with an evaluation
 cut-off, the method of the strong Amazons programs (Invader).
 
-Each iteration selects down the tree with UCB1, plays a few random plies from
-the leaf, scores the position reached with the Lieberum-style evaluation of
-:mod:`engine.amazons.playout`, maps that score to a win probability, and
-backs it up. A finished game scores exactly (0 or 1).
+Each iteration selects down the tree with UCB1, plays ``plies`` random plies
+from the leaf (by default none), scores the position reached with the
+Lieberum-style evaluation of :mod:`engine.amazons.evaluation`, maps that
+score to a win probability, and backs it up. A finished game scores exactly
+(0 or 1).
 
 About 2,000 legal moves at the 10x10 start make "one child per move" too
 costly, so a move can be split into tree levels (``split``): 3 levels
@@ -541,15 +542,15 @@ class AmazonsMcts(TreePlayer):
     PARAMS = {
         "playouts": (int, 3000),
         "exploration": (float, 0.3),
-        "plies": (int, 2),
+        "plies": (int, 0),
         "split": (int, 3),
         "order": (str, "cheap"),
         "widening": (bool, True),
         "widen_base": (int, 2),
-        "widen_factor": (float, 1.0),
+        "widen_factor": (float, 0.5),
         "widen_exponent": (float, 0.5),
-        "sharpness": (float, 1.0),
-        "expand": (int, 1),
+        "sharpness": (float, 2.0),
+        "expand": (int, 0),
         "max_nodes": (int, 100_000),
         "reuse": (bool, True),
         "komi": (float, 0.0),
