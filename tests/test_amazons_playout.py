@@ -160,9 +160,10 @@ def test_evaluation_terms_against_reference():
 
 
 def test_fast_evaluation_is_exactly_the_terms_value():
-    """:func:`evaluate` (the search's hot path) gives bit for bit the value of
-    the readable :func:`evaluation_terms`, from the opening to positions where
-    one side or both are shut in or the game is over."""
+    """:func:`evaluate` (the search's hot path, which builds no record) gives
+    bit for bit the value of :func:`evaluation_terms` (checked against the
+    plain reference above), from the opening to positions where one side or
+    both are shut in or the game is over."""
     rng = random.Random(21)
     checked = over = 0
     for size in (6, 8, 10):

@@ -157,56 +157,6 @@ def queen_territory(position: Position) -> dict[int, int]:
     return result
 
 
-def evaluation_terms(position: Position) -> EvaluationTerms:
-    """Every term of :func:`evaluate` (see the module docstring)."""
-    geo = position.geometry
-    me = position.to_move
-    them = 3 - me
-    occupied = position.occupied
-    empty = geo.full_mask & ~occupied
-    my_amazons = position.amazons(me)
-    their_amazons = position.amazons(them)
-    mine_bits = geo.mask_of(my_amazons)
-    theirs_bits = geo.mask_of(their_amazons)
-    queen_mine = queen_distance_layers(mine_bits, empty, geo)
-    queen_theirs = queen_distance_layers(theirs_bits, empty, geo)
-    king_mine = king_distance_layers(mine_bits, empty, geo)
-    king_theirs = king_distance_layers(theirs_bits, empty, geo)
-
-    t1 = _territory(queen_mine, queen_theirs)
-    t2 = _territory(king_mine, king_theirs)
-    c1 = 2.0 * (sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_mine))
-                - sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_theirs)))
-    w = 0.0
-    for i, my_layer in enumerate(queen_mine):
-        for j, their_layer in enumerate(queen_theirs):
-            both = my_layer & their_layer
-            if both:
-                w += both.bit_count() * 0.5 ** abs(i - j)
-    c2 = 0.0
-    for i, my_layer in enumerate(king_mine):
-        for j, their_layer in enumerate(king_theirs):
-            both = my_layer & their_layer
-            if both:
-                c2 += both.bit_count() * max(-1.0, min(1.0, (j - i) / 6))
-    king_mine_all = king_theirs_all = 0
-    for layer in king_mine:
-        king_mine_all |= layer
-    for layer in king_theirs:
-        king_theirs_all |= layer
-    c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
-
-    ray_masks = geo.ray_masks
-    mobility = (sum(1.0 / (1 + queen_reach(s, occupied, ray_masks).bit_count()) for s in their_amazons)
-                - sum(1.0 / (1 + queen_reach(s, occupied, ray_masks).bit_count()) for s in my_amazons))
-    phase = w / (w + PHASE_HALF * geo.size)
-    raw = ((1 - phase) * (t1 - TEMPO) + phase * (0.4 * t2 + 0.3 * c1 + 0.3 * c2)
-           + phase * MOBILITY_WEIGHT * mobility)
-    value = -1.0 if position.is_over() else math.tanh(raw / SCALE)
-    return EvaluationTerms(t1=t1, t2=t2, c1=c1, c2=c2, w=w, mobility=mobility,
-                           phase=phase, raw=raw, value=value)
-
-
 _HALVES = tuple(0.5 ** k for k in range(1, 130))
 """``2^-(k + 1)``: the weight of queen layer ``k`` in ``c1``."""
 _MIDDLE = 129
@@ -221,8 +171,7 @@ _LEAD = tuple(max(-1.0, min(1.0, d / 6)) for d in range(-_MIDDLE, _MIDDLE + 1))
 def _layer_pairs(mine: list[int], theirs: list[int], weights: tuple[float, ...]) -> float:
     """``sum over (i, j) of |mine[i] & theirs[j]| * weights[j - i + _MIDDLE]``:
     the squares at distance ``i + 1`` from one side and ``j + 1`` from the
-    other, weighted by the difference (in the order of the plain loops of
-    :func:`evaluation_terms`, so the sums are the same to the last bit)."""
+    other, weighted by the difference."""
     total = 0.0
     for i, my_layer in enumerate(mine):
         j = _MIDDLE - i
@@ -234,15 +183,13 @@ def _layer_pairs(mine: list[int], theirs: list[int], weights: tuple[float, ...])
     return total
 
 
-def evaluate(position: Position) -> float:
-    """How good ``position`` is for the side to move, in [-1, 1]; exactly -1
-    when it has no move. A heuristic (see the module docstring), meant for
-    cutting playouts short; :func:`engine.amazons.scoring.score` is exact.
 
-    The same number as ``evaluation_terms(position).value`` (the tests check
-    it), computed faster: each amazon's reach serves both the mobility term
-    and the first queen layer, the sums use tables, and no record is built.
-    This is the hot path of the Amazons search."""
+def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
+    """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
+    (the module docstring defines them). Each amazon's reach serves both the
+    mobility term and the first queen layer, the sums over layers use
+    tables, and nothing else is built: this is the hot path of the Amazons
+    search. The tests check it against a plain reference."""
     geo = position.geometry
     me = position.to_move
     occupied = position.occupied
@@ -261,10 +208,8 @@ def evaluate(position: Position) -> float:
         their_first |= reach
         their_mobility += 1.0 / (1 + reach.bit_count())
         theirs_bits |= 1 << square
-    if not my_first:
-        return -1.0  # no amazon of the side to move can move: it has lost
     queen_mine = queen_distance_layers(mine_bits, empty, geo, my_first)
-    queen_theirs = queen_distance_layers(theirs_bits, empty, geo, their_first) if their_first else []
+    queen_theirs = queen_distance_layers(theirs_bits, empty, geo, their_first)
     king_mine = king_distance_layers(mine_bits, empty, geo)
     king_theirs = king_distance_layers(theirs_bits, empty, geo)
 
@@ -281,9 +226,33 @@ def evaluate(position: Position) -> float:
     for layer in king_theirs:
         king_theirs_all |= layer
     c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
+    return t1, t2, c1, c2, w, their_mobility - my_mobility
 
-    mobility = their_mobility - my_mobility
-    phase = w / (w + PHASE_HALF * geo.size)
+
+def _phase_and_raw(t1: float, t2: float, c1: float, c2: float, w: float, mobility: float,
+                   size: int) -> tuple[float, float]:
+    """The phase weight ``p`` and the raw score (module docstring)."""
+    phase = w / (w + PHASE_HALF * size)
     raw = ((1 - phase) * (t1 - TEMPO) + phase * (0.4 * t2 + 0.3 * c1 + 0.3 * c2)
            + phase * MOBILITY_WEIGHT * mobility)
+    return phase, raw
+
+
+def evaluation_terms(position: Position) -> EvaluationTerms:
+    """Every term of :func:`evaluate` (see the module docstring)."""
+    t1, t2, c1, c2, w, mobility = _terms(position)
+    phase, raw = _phase_and_raw(t1, t2, c1, c2, w, mobility, position.size)
+    value = -1.0 if position.is_over() else math.tanh(raw / SCALE)
+    return EvaluationTerms(t1=t1, t2=t2, c1=c1, c2=c2, w=w, mobility=mobility,
+                           phase=phase, raw=raw, value=value)
+
+
+def evaluate(position: Position) -> float:
+    """How good ``position`` is for the side to move, in [-1, 1]; exactly -1
+    when it has no move. A heuristic (see the module docstring), meant for
+    cutting playouts short; :func:`engine.amazons.scoring.score` is exact.
+    ``evaluation_terms(position).value``, without building the record."""
+    if position.is_over():
+        return -1.0
+    _, raw = _phase_and_raw(*_terms(position), position.size)
     return math.tanh(raw / SCALE)
