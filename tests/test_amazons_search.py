@@ -89,10 +89,9 @@ def test_no_move_means_resign_and_one_move_is_played_at_once():
 def test_an_immediate_win_is_found_and_scored_exactly():
     # White wins at once by closing b5 (an arrow or an amazon there): the
     # black amazon on a6 then has no move. Those positions are finished games,
-    # so every visit of such a move scores exactly 1 for White. (With the
-    # default plies=0, expand=0 every move here is worth 0.98 or more and the
-    # search has no reason to prefer the quickest win; two random plies after
-    # each leaf make the other moves' values fall visibly short of 1.)
+    # so such a move is a sure win: the player answers it without searching
+    # (every other move here is worth 0.98 or more to the search, which would
+    # have no reason to prefer the quickest win).
     position = Position.from_diagram("""
         B x . . . .
         . x . . . .
@@ -100,7 +99,7 @@ def test_an_immediate_win_is_found_and_scored_exactly():
         . . . . . .
         . . . . . .
         . . . W . .""", to_move=WHITE)
-    result = AmazonsMcts(seed=5, plies="2", expand="1").genmove(position, Limits(playouts=400))
+    result = AmazonsMcts(seed=5).genmove(position, Limits(playouts=400))
     position.play(result.move)
     assert position.is_over()
     assert result.winrate == 1.0

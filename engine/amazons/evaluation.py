@@ -183,7 +183,6 @@ def _layer_pairs(mine: list[int], theirs: list[int], weights: tuple[float, ...])
     return total
 
 
-
 def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
     """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
     (the module docstring defines them). Each amazon's reach serves both the

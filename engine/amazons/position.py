@@ -293,6 +293,27 @@ class Position:
         """The opponent of the side to move once the game is over, else None."""
         return opponent(self.to_move) if self.is_over() else None
 
+    def winning_move(self) -> Move | None:
+        """The first legal move (in :meth:`legal_moves` order) after which the
+        opponent has no move, or None. A move fills two squares (its
+        destination and its arrow) and frees one (where the amazon stood), so
+        it can shut the opponent in only if its amazons' empty neighbours
+        are at most two squares; otherwise this answers at once."""
+        free = ~self._occupied
+        king_masks = self.geometry.king_masks
+        exits = 0
+        for square in self._amazons[opponent(self.to_move)]:
+            exits |= king_masks[square] & free
+        if exits.bit_count() > 2:
+            return None
+        for move in self.legal_moves():
+            self.play_unchecked(move)
+            over = self.is_over()
+            self.undo()
+            if over:
+                return move
+        return None
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move: amazons in slot order, then
         destinations and arrows in square order."""

@@ -594,6 +594,9 @@ class AmazonsMcts(TreePlayer):
         budget = IterationBudget(limits, self.values["playouts"], should_stop)
         if position.is_over():
             return SearchResult(move=None)  # no legal move: the only resignation
+        won = position.winning_move()
+        if won is not None:  # the game ends now: no search can find better
+            return SearchResult(move=won, playouts=1, winrate=1.0, pv=[won], root={won: (1, 1.0)})
         tree = self.tree_for(position)
         if position.count_moves() == 1:
             budget.playouts = 1  # a forced move needs no thought
