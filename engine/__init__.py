@@ -1,4 +1,4 @@
 """Rules cores and game-agnostic search for *Star and the Game of the Amazons.
 
-Nothing in this package imports :mod:`protocol`; the protocol layer sits on top.
+Nothing in this package imports :mod:`stargtp.protocol`; the protocol layer sits on top.
 """

@@ -2,7 +2,7 @@
 
 Each game package (``engine/star``, ``engine/amazons``) builds one
 :class:`Game` in its ``game.py`` and sets it as its position class's
-``rules``; :mod:`engine.games` lists them. The search, the server, the match
+``rules``; :mod:`stargtp.engine.games` lists them. The search, the server, the match
 runner, the console and the pictures ask the descriptor (``position.rules``)
 what they need, and never which game it is: a new game is a new package with
 a descriptor, and nothing else changes.

@@ -1,7 +1,7 @@
 """The games this engine plays: every game's descriptor, found by name.
 
 Everything outside a game's package reaches the game through its descriptor
-(:class:`engine.game.Game`): from a position (``position.rules``) or from
+(:class:`stargtp.engine.game.Game`): from a position (``position.rules``) or from
 here by name. Adding a game means adding its descriptor to :data:`GAME_LIST`.
 
 >>> [game.name for game in GAME_LIST]
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from engine.amazons import AMAZONS
-from engine.errors import GameError
-from engine.game import Game
-from engine.star import STAR
+from stargtp.engine.amazons import AMAZONS
+from stargtp.engine.errors import GameError
+from stargtp.engine.game import Game
+from stargtp.engine.star import STAR
 
 BUILT_IN: tuple[Game, ...] = (STAR, AMAZONS)
 """The games that come with the engine, the default (``star``) first."""
@@ -71,7 +71,7 @@ def read_record(text: str):
     >>> read_record("(;GM[1]SZ[19])")
     Traceback (most recent call last):
     ...
-    engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])
+    stargtp.engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])
     """
     readers = [game for game in GAME_LIST if game.read_record is not None]
     if not readers:

@@ -1,8 +1,8 @@
-"""Every player by name: the game-agnostic searches of :mod:`engine.search`,
+"""Every player by name: the game-agnostic searches of :mod:`stargtp.engine.search`,
 the players a game brings (its descriptor's ``players``), and ``auto``, which
 plays each game with that game's strongest player.
 
->>> from engine.star import Position
+>>> from stargtp.engine.star import Position
 >>> player = make_player("flat", seed=1, playouts="50")
 >>> player.genmove(Position(3), Limits()).playouts
 50
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.games import GAME_LIST
-from engine.search import GENERIC_PLAYERS, Limits, Player, SearchResult
-from engine.search.base import never_stop
+from stargtp.engine.games import GAME_LIST
+from stargtp.engine.search import GENERIC_PLAYERS, Limits, Player, SearchResult
+from stargtp.engine.search.base import never_stop
 
 
 class AutoPlayer(Player):

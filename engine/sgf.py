@@ -14,7 +14,7 @@ laid out. What a point, a move or a colour means is each game's own
 
 from __future__ import annotations
 
-from engine.errors import GameError
+from stargtp.engine.errors import GameError
 
 
 class SgfError(GameError):

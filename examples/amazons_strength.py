@@ -15,7 +15,7 @@ A player is ``NAME[:PARAM=VALUE,...]`` with NAME one of amazons-mcts, uct
 flat or random. The first player is White (who moves first) in the even
 games. A game ends when the side to move has no move or, unless
 ``--no-adjudicate``, as soon as the position is settled (no region holds both
-colours) and the exact solo counts of :mod:`engine.amazons.scoring` name the
+colours) and the exact solo counts of :mod:`stargtp.engine.amazons.scoring` name the
 winner: from then on the result is fixed under best play. Per game a line
 goes to stderr; the summary (points of the first player with a 95% Wilson
 interval) goes to stdout.
@@ -29,14 +29,14 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from engine.amazons import Position
-from engine.amazons.scoring import is_settled, score
-from engine.colour import BLACK, WHITE, opponent
-from engine.amazons.search import AmazonsMcts
-from engine.search.base import Limits, Player
-from engine.search.simple import FlatPlayer, RandomPlayer
-from engine.search.uct import UctPlayer
-from protocol.stats import wilson_interval
+from stargtp.engine.amazons import Position
+from stargtp.engine.amazons.scoring import is_settled, score
+from stargtp.engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.amazons.search import AmazonsMcts
+from stargtp.engine.search.base import Limits, Player
+from stargtp.engine.search.simple import FlatPlayer, RandomPlayer
+from stargtp.engine.search.uct import UctPlayer
+from stargtp.protocol.stats import wilson_interval
 
 PLAYER_CLASSES: dict[str, type[Player]] = {
     "amazons-mcts": AmazonsMcts, "uct": UctPlayer, "flat": FlatPlayer, "random": RandomPlayer}

@@ -37,15 +37,15 @@ DEFAULT_PARAMS = ("plies=0", "expand=0", "widen_factor=0.5", "sharpness=2", "reu
 
 def measure(size: int, iterations: int, params: list[str]) -> tuple[float, float]:
     """``(evaluations/s, iterations/s)`` of the install this process imports."""
-    from engine.amazons.position import Position
-    from engine.amazons.playout import random_move
-    from engine.search.base import Limits
+    from stargtp.engine.amazons.position import Position
+    from stargtp.engine.amazons.playout import random_move
+    from stargtp.engine.search.base import Limits
     try:
-        from engine.amazons.evaluation import evaluate
-        from engine.players import make_player
+        from stargtp.engine.amazons.evaluation import evaluate
+        from stargtp.engine.players import make_player
     except ImportError:  # 0.1.0
-        from engine.amazons.playout import evaluate
-        from engine.search import make_player
+        from stargtp.engine.amazons.playout import evaluate
+        from stargtp.engine.search import make_player
 
     rng = random.Random(7)
     positions = []

@@ -14,9 +14,9 @@ import random
 import statistics
 import time
 
-from engine.amazons.playout import random_playout
-from engine.amazons.position import Position
-from engine.colour import EMPTY
+from stargtp.engine.amazons.playout import random_playout
+from stargtp.engine.amazons.position import Position
+from stargtp.engine.colour import EMPTY
 
 LINES = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 

@@ -28,7 +28,7 @@ import time
 
 
 def engine(player: str, seed: str, *extra: str) -> str:
-    return shlex.join([sys.executable, "-m", "protocol.cli", "serve", "--player", player, "--seed", seed,
+    return shlex.join([sys.executable, "-m", "stargtp.protocol.cli", "serve", "--player", player, "--seed", seed,
                        "--workers", "1", *extra])
 
 
@@ -36,7 +36,7 @@ def one_run(mode: list[str], games: int, playouts: int, size: int, directory: st
     """``(steady games per minute, overall games per minute, wall seconds)``
     of one match."""
     results = os.path.join(directory, f"r{time.monotonic_ns()}.jsonl")
-    command = [sys.executable, "-m", "protocol.cli", "match", "--size", str(size), "--games", str(games),
+    command = [sys.executable, "-m", "stargtp.protocol.cli", "match", "--size", str(size), "--games", str(games),
                "--playouts", str(playouts), "--results", results, *mode,
                "--black", "flat=" + engine("flat", "1{slot}", "--playouts", "{playouts}"),
                "--white", "random=" + engine("random", "2{slot}")]

@@ -30,7 +30,7 @@ def default_serve() -> list[str]:
     executable = shutil.which("stargtp") or os.path.join(os.path.dirname(sys.executable), "stargtp")
     if os.path.exists(executable):
         return [executable, "serve"]
-    return [sys.executable, "-m", "protocol.cli", "serve"]
+    return [sys.executable, "-m", "stargtp.protocol.cli", "serve"]
 
 
 def read_response(stream) -> bytes:

@@ -32,7 +32,7 @@ CELLS = ("*10", "S43", "T54", "A00", "R98")
 def start_server() -> subprocess.Popen[bytes]:
     """``stargtp serve`` from the PATH or next to this Python, else ``-m protocol.cli``."""
     executable = shutil.which("stargtp") or os.path.join(os.path.dirname(sys.executable), "stargtp")
-    command = [executable] if os.path.exists(executable) else [sys.executable, "-m", "protocol.cli"]
+    command = [executable] if os.path.exists(executable) else [sys.executable, "-m", "stargtp.protocol.cli"]
     return subprocess.Popen(command + ["serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 
 

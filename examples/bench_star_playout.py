@@ -13,9 +13,9 @@ import random
 import statistics
 import time
 
-from engine.colour import BLACK, WHITE
-from engine.star import Position, geometry
-from engine.star.playout import random_playout
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import Position, geometry
+from stargtp.engine.star.playout import random_playout
 
 
 class BaselinePlayout:

@@ -38,7 +38,7 @@ COMMANDS = [
 def server_command() -> list[str]:
     """``stargtp serve`` from the PATH or next to this Python, else ``python -m protocol.cli``."""
     executable = shutil.which("stargtp") or os.path.join(os.path.dirname(sys.executable), "stargtp")
-    command = [executable] if os.path.exists(executable) else [sys.executable, "-m", "protocol.cli"]
+    command = [executable] if os.path.exists(executable) else [sys.executable, "-m", "stargtp.protocol.cli"]
     # A fixed seed and playout count make the engine's move the same every run.
     return command + ["serve", "--seed", "1", "--playouts", "300"]
 

@@ -250,7 +250,7 @@ def server_command(options: argparse.Namespace) -> list[str]:
         if stargtp.exists():
             command = [str(stargtp), "serve"]
         else:
-            command = [sys.executable, "-m", "protocol.cli", "serve"]
+            command = [sys.executable, "-m", "stargtp.protocol.cli", "serve"]
     command += ["--workers", str(options.workers), "--playouts", str(options.playouts)]
     if options.seed is not None:
         command += ["--seed", str(options.seed)]

@@ -1,5 +1,5 @@
 """Regenerate the pictures of docs/pictures.md (docs/img/*.svg) with the
-project's own renderer, :func:`protocol.pictures.position_svg`.
+project's own renderer, :func:`stargtp.protocol.pictures.position_svg`.
 
     python examples/render_examples.py [--out docs/img]
 
@@ -17,15 +17,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.amazons import Position as AmazonsPosition  # noqa: E402
-from engine.colour import BLACK, WHITE  # noqa: E402
-from engine.players import make_player  # noqa: E402
-from engine.search import Limits  # noqa: E402
-from engine.star import PASS, Position, score  # noqa: E402
-from engine.numbers import format_number  # noqa: E402
-from protocol.pictures import describe, position_svg  # noqa: E402
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.players import make_player
+from stargtp.engine.search import Limits
+from stargtp.engine.star import PASS, Position, score
+from stargtp.engine.numbers import format_number
+from stargtp.protocol.pictures import describe, position_svg
 
 EXAMPLES = ROOT / "tests" / "data" / "star_examples.txt"
 

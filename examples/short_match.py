@@ -10,7 +10,7 @@ It is a fixed-playouts match: no clock, ``{playouts}`` in the engine command
 becomes the playout count, every engine is seeded and the UCT searches in one
 worker process, so every run plays the same four games, on any machine, in a
 few seconds. (A clock instead: ``time_control=TimeControl.parse("10+0.5")``,
-with ``TimeControl`` from :mod:`protocol.clock`, and no ``playouts``.)
+with ``TimeControl`` from :mod:`stargtp.protocol.clock`, and no ``playouts``.)
 
 With RESULTS_FILE the games are recorded there, and running the script again
 resumes (here: finds the match complete and plays nothing).
@@ -22,13 +22,13 @@ import asyncio
 import shlex
 import sys
 
-from protocol.controller import EngineSpec, GtpController
-from protocol.tools.match import EngineEntry, MatchSettings, format_summary, run_match
+from stargtp.protocol.controller import EngineSpec, GtpController
+from stargtp.protocol.tools.match import EngineEntry, MatchSettings, format_summary, run_match
 
 
 def serve(*options: str) -> str:
     """The command line of a built-in engine (this interpreter, so no PATH needed)."""
-    return shlex.join([sys.executable, "-m", "protocol.cli", "serve", *options])
+    return shlex.join([sys.executable, "-m", "stargtp.protocol.cli", "serve", *options])
 
 
 async def ask_one_move() -> str:

@@ -36,14 +36,14 @@ from typing import Any, NoReturn
 
 # subcommand name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("protocol.server.serve", "run the protocol server on stdin/stdout or TCP"),
-    "match": ("protocol.tools.match", "referee engine-vs-engine games"),
-    "report": ("protocol.tools.match.page", "write a match's report page (HTML) from its results file"),
-    "bench": ("protocol.tools.bench", "measure playouts and search speed"),
-    "demo": ("protocol.tools.demo", "play a random *Star game and print its score breakdown"),
-    "render": ("protocol.tools.render", "draw a game record (results line, SGF, move list) as SVG"),
-    "play": ("protocol.tools.console", "play against the engine, or a raw protocol console"),
-    "gui": ("protocol.gui", "play in the browser: serve the page and its engine sessions over HTTP"),
+    "serve": ("stargtp.protocol.server.serve", "run the protocol server on stdin/stdout or TCP"),
+    "match": ("stargtp.protocol.tools.match", "referee engine-vs-engine games"),
+    "report": ("stargtp.protocol.tools.match.page", "write a match's report page (HTML) from its results file"),
+    "bench": ("stargtp.protocol.tools.bench", "measure playouts and search speed"),
+    "demo": ("stargtp.protocol.tools.demo", "play a random *Star game and print its score breakdown"),
+    "render": ("stargtp.protocol.tools.render", "draw a game record (results line, SGF, move list) as SVG"),
+    "play": ("stargtp.protocol.tools.console", "play against the engine, or a raw protocol console"),
+    "gui": ("stargtp.protocol.gui", "play in the browser: serve the page and its engine sessions over HTTP"),
 }
 
 
@@ -144,7 +144,7 @@ class CommandLineParser(argparse.ArgumentParser):
 
 def version_text() -> str:
     """``stargtp X.Y.Z``, the installed package's version."""
-    from protocol.server.commands import engine_version
+    from stargtp.protocol.server.commands import engine_version
 
     return f"stargtp {engine_version()}"
 

@@ -13,7 +13,7 @@ Two clocks use it:
   ``time_settings`` / ``kgs-time_settings``, charged with the time each search
   took, corrected by the controller's ``time_left``, and asked for the seconds
   the next search may use (:meth:`Clock.move_budget`);
-* the match referee's clock (:mod:`protocol.tools.match.referee`), the
+* the match referee's clock (:mod:`stargtp.protocol.tools.match.referee`), the
   authority in a match, which announces the settings to the engines
   (:meth:`TimeControl.settings_commands`) and flags a player whose move takes
   longer than its allowance.

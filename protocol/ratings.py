@@ -3,7 +3,7 @@ tournament (the Bradley-Terry model, as BayesElo and Ordo fit it), instead
 of one Elo figure per pairing.
 
 The model: engine ``i`` scores against ``j`` with expectation
-``L(r_i - r_j)``, ``L`` the logistic Elo curve of :mod:`protocol.stats`; a
+``L(r_i - r_j)``, ``L`` the logistic Elo curve of :mod:`stargtp.protocol.stats`; a
 draw counts half a win, as in Ordo. The ratings that make the games most
 likely are found by Newton's method; they are anchored at an average of 0.
 Their covariance is the inverse of the Fisher information under that anchor,
@@ -32,7 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from protocol.stats import Z_95
+from stargtp.protocol.stats import Z_95
 
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
 """Elo points per unit of log-odds (natural logarithm)."""

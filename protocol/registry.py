@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from engine.errors import BadSize, CannotUndo, GameError, IllegalMove
+from stargtp.engine.errors import BadSize, CannotUndo, GameError, IllegalMove
 
 SyncHandler = Callable[[tuple[str, ...]], str]
 AsyncHandler = Callable[[tuple[str, ...]], Awaitable[str]]

@@ -1,12 +1,12 @@
 """The contract every game meets, as OpenSpiel's games_sim_test holds all of
 its games to one: seeded random games of a game on one size, with the
-invariants of the position protocol (:class:`engine.game.Position`) checked
+invariants of the position protocol (:class:`stargtp.engine.game.Position`) checked
 after every ply (:func:`check_game`).
 
 The contract, for every game:
 
 * the position meets the protocol, and ``position.rules`` is the game's one
-  descriptor (the one :func:`engine.games.find_game` finds);
+  descriptor (the one :func:`stargtp.engine.games.find_game` finds);
 * ``play`` then ``undo`` restores the position exactly: every attribute of
   the object (board or contents, side to move, history, private counters),
   the legal moves, ``render_text``, ``setup()``; playing the same move again
@@ -58,9 +58,9 @@ from typing import Any
 
 import pytest
 
-from engine.colour import BLACK, EMPTY, WHITE, opponent
-from engine.errors import CannotUndo, IllegalMove
-from engine.game import Game, Position
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
+from stargtp.engine.errors import CannotUndo, IllegalMove
+from stargtp.engine.game import Game, Position
 
 PLY_BUDGET = 600
 """Plies checked per game and size: games are played until this many (at
@@ -129,8 +129,8 @@ def snapshot(position: Any) -> tuple:
 
 
 def star_checks(position: Any, moves: list, rng: random.Random) -> None:
-    from engine.star import PASS
-    from engine.star.playout import layout
+    from stargtp.engine.star import PASS
+    from stargtp.engine.star.playout import layout
 
     history = position.history
     full = EMPTY not in position.board
@@ -150,7 +150,7 @@ def star_ending(position: Any) -> str:
 
 
 def amazons_checks(position: Any, moves: list, rng: random.Random) -> None:
-    from engine.amazons import Move
+    from stargtp.engine.amazons import Move
 
     legal = set(moves)
     assert len(moves) == position.count_moves()

@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol.server import serve as server
-from protocol.server.conversation import Conversation
-from protocol.server.session import Session, SessionConfig
+from stargtp.protocol.server import serve as server
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.session import Session, SessionConfig
 
 REPO = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -31,7 +31,7 @@ RESPONSE = re.compile(rb"[=?](0|[1-9][0-9]*)?( [^\n]*)?\n([^\n]+\n)*\n")
 
 def serve_command(*options: str) -> list[str]:
     """The command line of a real ``stargtp serve`` subprocess."""
-    return [sys.executable, "-m", "protocol.cli", "serve", *options]
+    return [sys.executable, "-m", "stargtp.protocol.cli", "serve", *options]
 
 
 def subprocess_env() -> dict[str, str]:

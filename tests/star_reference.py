@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.colour import BLACK, EMPTY, WHITE
-from engine.star import Position
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.star import Position
 
 EXAMPLES = Path(__file__).parent / "data" / "star_examples.txt"
 

@@ -10,8 +10,8 @@ random games where either colour moves at any time, as the protocol allows.
 
 import random
 
-from engine.amazons import Move, Position
-from engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.amazons import Move, Position
+from stargtp.engine.colour import BLACK, WHITE, opponent
 from tests.amazons_reference import literal_moves
 
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from engine.amazons import geometry
-from engine.amazons.geometry import DIRECTIONS
-from engine.bits import iter_bits
-from engine.colour import BLACK, WHITE
-from engine.errors import BadSize, IllegalMove
+from stargtp.engine.amazons import geometry
+from stargtp.engine.amazons.geometry import DIRECTIONS
+from stargtp.engine.bits import iter_bits
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import BadSize, IllegalMove
 
 
 @pytest.mark.parametrize("size", [0, 1, 4, 5, 7, 9, 11, 12, -10, "10", 10.0, True, None])

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.amazons import Position
-from engine.amazons.playout import random_move
-from engine.colour import BLACK, WHITE
+from stargtp.engine.amazons import Position
+from stargtp.engine.amazons.playout import random_move
+from stargtp.engine.colour import BLACK, WHITE
 from tests.amazons_reference import literal_moves, reference_perft, start_board, walked_moves
 from tests.diagrams import amazons_diagram
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from engine.amazons import Position, evaluate, random_move, random_playout
-from engine.amazons.evaluation import TIE_BONUS, evaluation_terms
-from engine.amazons.playout import cutoff_playout
-from engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.amazons import Position, evaluate, random_move, random_playout
+from stargtp.engine.amazons.evaluation import TIE_BONUS, evaluation_terms
+from stargtp.engine.amazons.playout import cutoff_playout
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
 from tests.amazons_reference import DIRECTIONS
 from tests.diagrams import amazons_diagram
 

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from engine.amazons import ARROW, Move, Position, random_move
-from engine.colour import BLACK, EMPTY, WHITE
-from engine.errors import BadSize, CannotUndo, IllegalMove
+from stargtp.engine.amazons import ARROW, Move, Position, random_move
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.errors import BadSize, CannotUndo, IllegalMove
 from tests.diagrams import amazons_diagram
 
 

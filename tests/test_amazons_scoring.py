@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from engine.amazons import ARROW, CannotScore, Position, score
-from engine.amazons.playout import random_move
-from engine.amazons.scoring import is_settled, solo_moves, territory
-from engine.colour import BLACK, EMPTY, WHITE, opponent
+from stargtp.engine.amazons import ARROW, CannotScore, Position, score
+from stargtp.engine.amazons.playout import random_move
+from stargtp.engine.amazons.scoring import is_settled, solo_moves, territory
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
 from tests.amazons_reference import walked_moves
 from tests.diagrams import amazons_diagram
 

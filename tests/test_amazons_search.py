@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.amazons import Position, random_move
+from stargtp.engine.amazons import Position, random_move
 from tests.diagrams import amazons_diagram
-from engine.amazons.scoring import is_settled, score
-from engine.colour import BLACK, WHITE, opponent
-from engine.amazons.search import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
+from stargtp.engine.amazons.scoring import is_settled, score
+from stargtp.engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.amazons.search import (PICK_AMAZON, PICK_ARROW, PICK_DESTINATION, PICK_MOVE,
                                         PICK_PAIR, AmazonsMcts, MoveOrdering, Node, win_probability)
-from engine.search.base import Limits
-from engine.search.uct import UctPlayer
+from stargtp.engine.search.base import Limits
+from stargtp.engine.search.uct import UctPlayer
 
 MODES = [{"split": "3"}, {"split": "2"}, {"split": "1"},
          {"split": "3", "widening": "off"}, {"split": "3", "order": "eval"},

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from engine.amazons import Position, SgfError, random_move, read_sgf, write_sgf
-from engine.amazons.geometry import geometry
-from engine.amazons.sgf import (colour_from_sgf, move_from_sgf, move_to_sgf, point_from_sgf,
-                                point_to_sgf, result_from_sgf, sgf_colour)
-from engine.sgf import parse_main_line
-from engine.colour import BLACK, WHITE
+from stargtp.engine.amazons import Position, SgfError, random_move, read_sgf, write_sgf
+from stargtp.engine.amazons.geometry import geometry
+from stargtp.engine.amazons.sgf import (colour_from_sgf, move_from_sgf, move_to_sgf, point_from_sgf,
+                                        point_to_sgf, result_from_sgf, sgf_colour)
+from stargtp.engine.sgf import parse_main_line
+from stargtp.engine.colour import BLACK, WHITE
 
 
 def moves_of(p: Position) -> list[tuple[int, str]]:

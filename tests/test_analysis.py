@@ -4,11 +4,11 @@ with its framing and every field checked."""
 import asyncio
 import random
 
-from engine.amazons.evaluation import queen_territory
-from engine.amazons.position import Position as AmazonsPosition
-from engine.colour import EMPTY
-from engine.star import Position
-from protocol.server.session import SessionConfig
+from stargtp.engine.amazons.evaluation import queen_territory
+from stargtp.engine.amazons.position import Position as AmazonsPosition
+from stargtp.engine.colour import EMPTY
+from stargtp.engine.star import Position
+from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses, stream_then_stop
 
 

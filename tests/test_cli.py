@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.cli import (
+from stargtp.protocol.cli import (
     OptionError,
     finite_float,
     main,
@@ -21,7 +21,7 @@ from protocol.cli import (
     positive_int,
     report_option_error,
 )
-from protocol.server.commands import engine_version
+from stargtp.protocol.server.commands import engine_version
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +46,7 @@ def test_version(capsys):
 
 
 def test_version_from_the_console_script():
-    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "--version"], cwd=ROOT,
+    completed = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "--version"], cwd=ROOT,
                                capture_output=True, text=True, timeout=60)
     assert (completed.returncode, completed.stdout, completed.stderr) == (0, f"stargtp {engine_version()}\n", "")
 
@@ -61,7 +61,7 @@ def test_argparse_errors_are_one_line_naming_the_tool(capsys):
 
 
 def test_a_bad_size_is_no_traceback_from_the_console_script():
-    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "demo", "--size", "20"], cwd=ROOT,
+    completed = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "demo", "--size", "20"], cwd=ROOT,
                                capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr == "stargtp demo: argument --size: a *Star board has 2..10 rings, not 20\n"

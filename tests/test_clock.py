@@ -6,11 +6,11 @@ import doctest
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from protocol import clock as clock_module
-from engine.games import find_game
-from protocol.clock import (ABSOLUTE, BYOYOMI, CANADIAN, MIN_BUDGET, NONE, Clock, TimeControl,
-                            TimeLeft)
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.protocol import clock as clock_module
+from stargtp.engine.games import find_game
+from stargtp.protocol.clock import (ABSOLUTE, BYOYOMI, CANADIAN, MIN_BUDGET, NONE, Clock, TimeControl,
+                                    TimeLeft)
 
 
 def budget_of(share: float) -> float:

@@ -1,4 +1,4 @@
-"""Every registered game (:data:`engine.games.GAME_LIST`) held to one
+"""Every registered game (:data:`stargtp.engine.games.GAME_LIST`) held to one
 contract, on a few sizes each: the seeded random games of
 tests/conformance.py, which states the contract and each game's own end rule
 (*Star: over exactly when the board is full or after two passes in a row, and
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from engine.errors import GameError
-from engine.game import Game
-from engine.games import GAME_LIST, find_game
+from stargtp.engine.errors import GameError
+from stargtp.engine.game import Game
+from stargtp.engine.games import GAME_LIST, find_game
 from tests.conformance import ENDINGS, check_game, sizes_of
 
 CASES = [pytest.param(game, size, id=f"{game.name}-{size}") for game in GAME_LIST for size in sizes_of(game)]

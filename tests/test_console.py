@@ -26,26 +26,26 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
-from engine.amazons import Position as AmazonsPosition
-from engine.colour import BLACK, WHITE
-from engine.star import Position, score
-from protocol.tools import console
-from protocol.tools.console.board import board_picture
-from protocol.tools.console.completion import move_completions
-from protocol.tools.console.drawing import plain_text
-from protocol.tools.console.game import HumanGame
-from protocol.tools.console.game import score_report as star_score_report
-from protocol.tools.console.raw import RawConsole
-from engine.star.diagram import compact_star_grid, star_grid
-from protocol.tools.console.star import choose_star_layout, corner_placement
-from protocol.tools.console.ui import TerminalUI, history_path
-from protocol.controller import GtpController
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import Position, score
+from stargtp.protocol.tools import console
+from stargtp.protocol.tools.console.board import board_picture
+from stargtp.protocol.tools.console.completion import move_completions
+from stargtp.protocol.tools.console.drawing import plain_text
+from stargtp.protocol.tools.console.game import HumanGame
+from stargtp.protocol.tools.console.game import score_report as star_score_report
+from stargtp.protocol.tools.console.raw import RawConsole
+from stargtp.engine.star.diagram import compact_star_grid, star_grid
+from stargtp.protocol.tools.console.star import choose_star_layout, corner_placement
+from stargtp.protocol.tools.console.ui import TerminalUI, history_path
+from stargtp.protocol.controller import GtpController
 from tests.star_reference import example_position, load_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_OPTIONS = ["--seed", "1", "--playouts", "20", "--player", "flat"]
-SERVE = [sys.executable, "-m", "protocol.cli", "serve", *ENGINE_OPTIONS]
-PLAY = [sys.executable, "-m", "protocol.cli", "play"]
+SERVE = [sys.executable, "-m", "stargtp.protocol.cli", "serve", *ENGINE_OPTIONS]
+PLAY = [sys.executable, "-m", "stargtp.protocol.cli", "play"]
 TIMEOUT = 60.0  # only to turn a hang into a failure
 
 

@@ -19,8 +19,8 @@ from typing import Callable
 
 import pytest
 
-from protocol.controller import (STDERR_TAIL_BYTES, EngineError, EngineSpec, GtpController, ProtocolError,
-                                 ResponseTimeout, TransportError)
+from stargtp.protocol.controller import (STDERR_TAIL_BYTES, EngineError, EngineSpec, GtpController, ProtocolError,
+                                         ResponseTimeout, TransportError)
 
 FAKE_ENGINE = str(Path(__file__).parent / "fake_engines" / "fake_engine.py")
 HANG_GUARD = 60.0

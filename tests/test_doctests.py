@@ -1,4 +1,4 @@
-"""Every doctest of the ``engine`` and ``protocol`` packages runs, one case
+"""Every doctest of the ``stargtp.engine`` and ``stargtp.protocol`` packages runs, one case
 per module (a module without examples passes trivially); so do the examples
 of the test helpers that have some.
 
@@ -17,10 +17,10 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("engine", "protocol")
+PACKAGES = ("stargtp.engine", "stargtp.protocol")
 TEST_HELPERS = ("tests.diagrams", "tests.third_game")
 """Helper modules of tests/ whose docstrings hold examples too."""
-EXTRAS = {"protocol.tools.match.cluster": "distributed"}
+EXTRAS = {"stargtp.protocol.tools.match.cluster": "distributed"}
 """Modules of an optional extra, and the package the extra brings: skipped
 where it is not installed (never on CI, which installs every extra)."""
 
@@ -63,5 +63,5 @@ def test_module_doctests(name: str) -> None:
 
 def test_the_walk_finds_the_packages() -> None:
     """A guard against a walk that silently finds nothing."""
-    assert {"engine.game", "engine.games", "protocol.framing", "protocol.registry"} <= set(MODULES)
+    assert {"stargtp.engine.game", "stargtp.engine.games", "stargtp.protocol.framing", "stargtp.protocol.registry"} <= set(MODULES)
     assert len(MODULES) >= 20

@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from engine.errors import BadSize, CannotUndo, GameError, IllegalMove
-from protocol import framing
-from protocol.framing import (BadLine, Command, LineSplitter, TooLongLine, clean_result,
-                              format_failure, format_success, is_interrupt, parse_line,
-                              preprocess, too_long_failure)
-from protocol.registry import CommandRegistry, GtpError, failure_message, syntax_error
+from stargtp.engine.errors import BadSize, CannotUndo, GameError, IllegalMove
+from stargtp.protocol import framing
+from stargtp.protocol.framing import (BadLine, Command, LineSplitter, TooLongLine, clean_result,
+                                      format_failure, format_success, is_interrupt, parse_line,
+                                      preprocess, too_long_failure)
+from stargtp.protocol.registry import CommandRegistry, GtpError, failure_message, syntax_error
 
 
 def test_doctests() -> None:

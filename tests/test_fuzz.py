@@ -15,12 +15,12 @@ import re
 import subprocess
 import time
 
-from engine.colour import BLACK, WHITE
-from engine.errors import GameError
-from engine.games import new_position
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import new_position
 from tests.gtp_helpers import HANG_SECONDS, REPO, RESPONSE, config_for, serve_command, subprocess_env
-from protocol.server.conversation import Conversation
-from protocol.server.session import Session
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.session import Session
 
 LINES = 12_000
 SEED = 20240601

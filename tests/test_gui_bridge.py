@@ -19,9 +19,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from protocol.cli import main
-from protocol.gui.bridge import STREAM_REPLY_BYTES, GuiServer
-from protocol.server.session import SessionConfig
+from stargtp.protocol.cli import main
+from stargtp.protocol.gui.bridge import STREAM_REPLY_BYTES, GuiServer
+from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, process_gone, subprocess_env
 
 CONFIG = SessionConfig(seed=1, workers=1, player="uct", playouts=200)
@@ -693,7 +693,7 @@ def test_a_client_that_does_not_read_its_answer_holds_up_only_its_session() -> N
 
 
 def test_stargtp_gui_serves_until_sigterm_and_writes_nothing_on_stdout() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "protocol.cli", "gui", "--port", "0", "--workers", "1",
+    process = subprocess.Popen([sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", "0", "--workers", "1",
                                 "--seed", "1", "--playouts", "100"],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                cwd=REPO, env=subprocess_env())

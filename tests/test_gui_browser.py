@@ -55,7 +55,7 @@ class GuiServer:
     """A ``stargtp gui`` subprocess; its URL comes from the first line on stderr."""
 
     def __init__(self, *options: str) -> None:
-        command = [sys.executable, "-m", "protocol.cli", "gui", "--port", "0", *options]
+        command = [sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", "0", *options]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, text=True, env=subprocess_env(), cwd=REPO)
         self.log: list[str] = []

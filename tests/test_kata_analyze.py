@@ -4,8 +4,8 @@ reported as ``play MOVE`` and played, and bad input changing nothing."""
 
 import asyncio
 
-from engine.star import Position
-from protocol.server.session import SessionConfig
+from stargtp.engine.star import Position
+from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses, stream_then_stop
 
 KATA_KEYS = ["move", "visits", "utility", "winrate", "scoreMean", "scoreLead", "prior", "lcb", "order"]
@@ -119,7 +119,7 @@ def test_genmove_analyze_star_plays_its_move():
 def test_genmove_analyze_amazons_plays_its_move():
     config = SessionConfig(seed=3, playouts=100, workers=1, player="auto")
     responses, session = talk(b"game amazons\nboardsize 6\n1 kata-genmove_analyze b 1\n", config)
-    from engine.amazons.position import Position as AmazonsPosition
+    from stargtp.engine.amazons.position import Position as AmazonsPosition
 
     board = AmazonsPosition(6)
     board.to_move = 1  # black's moves, whoever is to move

@@ -28,17 +28,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.games import new_position
-from engine.star.scoring import score
-from protocol.clock import TimeControl
-from protocol.controller import EngineSpec
-from protocol.stats import Sprt, Tally
-from protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
-                                  TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
-                                  schedule, summarise, tally_of)
-from protocol.tools.match.referee import RefereeClock
-from protocol.tools.match.results import ResultsError, read_results
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import new_position
+from stargtp.engine.star.scoring import score
+from stargtp.protocol.clock import TimeControl
+from stargtp.protocol.controller import EngineSpec
+from stargtp.protocol.stats import Sprt, Tally
+from stargtp.protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
+                                          TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
+                                          schedule, summarise, tally_of)
+from stargtp.protocol.tools.match.referee import RefereeClock
+from stargtp.protocol.tools.match.results import ResultsError, read_results
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_ENGINE = str(ROOT / "tests" / "fake_engines" / "fake_engine.py")
@@ -51,7 +51,7 @@ ever comes near it."""
 
 
 def random_player(seed: int, *extra: str) -> str:
-    return shlex.join([sys.executable, "-m", "protocol.cli", "serve", "--player", "random", "--seed", str(seed),
+    return shlex.join([sys.executable, "-m", "stargtp.protocol.cli", "serve", "--player", "random", "--seed", str(seed),
                        *extra])
 
 
@@ -214,7 +214,7 @@ def test_time_commands_sent_before_each_move(tmp_path: Path) -> None:
 # -- resume ----------------------------------------------------------------------
 def _match_command(results: Path, games: int, *extra: str, engine: tuple[str, ...] = ()) -> list[str]:
     command = fake(*engine)
-    return [sys.executable, "-m", "protocol.cli", "match", "--black", command + " --seed 1",
+    return [sys.executable, "-m", "stargtp.protocol.cli", "match", "--black", command + " --seed 1",
             "--white", command + " --seed 2", "--size", "4", "--games", str(games), "--results", str(results),
             "--quiet", *extra]
 
@@ -287,7 +287,7 @@ def test_torn_last_line_is_cut_and_a_different_match_is_refused(tmp_path: Path) 
 def test_tcp_and_subprocess_engines_with_concurrency_two(tmp_path: Path) -> None:
     log = tmp_path / "server.log"  # a file, not a pipe nobody drains
     with open(log, "w") as server_stderr:
-        server = subprocess.Popen([sys.executable, "-m", "protocol.cli", "serve", "--player", "random", "--seed",
+        server = subprocess.Popen([sys.executable, "-m", "stargtp.protocol.cli", "serve", "--player", "random", "--seed",
                                    "7", "--tcp", "127.0.0.1:0"], cwd=ROOT, stderr=server_stderr)
     try:
         deadline = time.monotonic() + HANG_GUARD
@@ -311,7 +311,7 @@ def test_tcp_and_subprocess_engines_with_concurrency_two(tmp_path: Path) -> None
 
 
 def test_fixed_playouts_matches_are_reproducible() -> None:
-    flat = shlex.join([sys.executable, "-m", "protocol.cli", "serve", "--player", "flat", "--seed", "5",
+    flat = shlex.join([sys.executable, "-m", "stargtp.protocol.cli", "serve", "--player", "flat", "--seed", "5",
                        "--playouts"]) + " {playouts}"
     match = settings(flat, random_player(6), size=3, games=2, concurrency=2, playouts=8)
     first, second = play(match).records, play(match).records
@@ -324,7 +324,7 @@ def test_fixed_playouts_matches_are_reproducible() -> None:
 def test_openings_are_played_with_both_colours(tmp_path: Path) -> None:
     book = tmp_path / "openings.txt"
     book.write_text("# two openings\ns43 *10\n\nT21   # one move\n")
-    from protocol.tools.match.settings import read_openings
+    from stargtp.protocol.tools.match.settings import read_openings
 
     openings = read_openings(str(book), "star", 4)
     assert openings == (("S43", "*10"), ("T21",))
@@ -389,13 +389,13 @@ def test_amazons_match_and_sgf_hook(tmp_path: Path) -> None:
         assert position.is_over() and record["winner"] == ("black" if position.winner() == BLACK else "white")
         path = save_sgf(record, str(tmp_path / "sgf"))
         assert path is not None
-        from engine.amazons.sgf import read_sgf
+        from stargtp.engine.amazons.sgf import read_sgf
 
         assert [m for _, m in read_sgf(Path(path).read_text()).history] == [m for _, m in position.history]
 
 
 def test_unusable_engine_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from protocol.cli import main
+    from stargtp.protocol.cli import main
 
     code = main(["match", "--black", "/nonexistent/engine", "--white", random_player(1), "--size", "4"])
     assert code == 2 and "engine A (/nonexistent/engine) is not usable" in capsys.readouterr().err
@@ -450,7 +450,7 @@ def test_schedule_and_dealing_keep_pairs_together() -> None:
 
 
 def test_results_file_repairs_only_a_torn_tail_and_is_locked(tmp_path: Path) -> None:
-    from protocol.tools.match.results import ResultsFile
+    from stargtp.protocol.tools.match.results import ResultsFile
 
     path = tmp_path / "r.jsonl"
     with ResultsFile.open(str(path), {"game": "star"}) as results:
@@ -482,7 +482,7 @@ def test_engine_commands_get_the_playouts_and_the_slot():
 
 
 def test_amazons_sgf_goes_beside_the_results_by_default():
-    from protocol.tools.match.records import default_sgf_dir
+    from stargtp.protocol.tools.match.records import default_sgf_dir
 
     assert default_sgf_dir("amazons", "runs/games.jsonl") == "runs/games-sgf"
     assert default_sgf_dir("star", "runs/games.jsonl") == "runs/games-sgf"
@@ -508,7 +508,7 @@ def third_game():
     variant without SGF records, under another name."""
     import dataclasses
 
-    from engine.games import GAME_LIST, find_game, register
+    from stargtp.engine.games import GAME_LIST, find_game, register
 
     game = dataclasses.replace(find_game("amazons"), name="third", title="Third", write_record=None,
                                read_record=None)
@@ -522,8 +522,8 @@ def third_game():
 def test_the_match_knows_games_by_their_descriptor_only(third_game) -> None:
     import argparse
 
-    from protocol.tools.match import add_arguments
-    from protocol.tools.match.records import board_outcome, default_sgf_dir
+    from stargtp.protocol.tools.match import add_arguments
+    from stargtp.protocol.tools.match.records import board_outcome, default_sgf_dir
 
     match = settings("x", "y", game="third", size=None)
     assert match.rules is third_game and match.board_size == third_game.default_size
@@ -577,7 +577,7 @@ def test_match_settings_refuse_values_that_cannot_work(tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_no_results_file_is_refused_and_left_intact(tmp_path: Path) -> None:
-    from protocol.tools.match.results import ResultsFile
+    from stargtp.protocol.tools.match.results import ResultsFile
 
     for text in ("hello", "# notes\nmore notes\n", '{"some": "json"}\n'):
         path = tmp_path / "notes.txt"
@@ -598,7 +598,7 @@ def test_a_file_that_is_no_results_file_is_refused_and_left_intact(tmp_path: Pat
 
 
 def _run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    from protocol.cli import main
+    from stargtp.protocol.cli import main
 
     try:
         code = main(["match", *args])
@@ -801,10 +801,10 @@ def test_each_game_is_announced_when_it_starts_and_ends(tmp_path: Path) -> None:
 def _progress_figures(records: list[dict]) -> list[tuple[str, str, str, str]]:
     """What the progress line must say after each game of
     test_each_game_is_announced_when_it_starts_and_ends."""
-    from protocol.stats import elo_estimate
+    from stargtp.protocol.stats import elo_estimate
 
-    from protocol.tools.match import tally_of
-    from protocol.tools.match.report import _elo_text
+    from stargtp.protocol.tools.match import tally_of
+    from stargtp.protocol.tools.match.report import _elo_text
 
     figures = []
     for done in range(1, len(records) + 1):
@@ -826,7 +826,7 @@ def test_a_terminal_shows_the_moves_of_the_games_in_progress() -> None:
 
 def test_a_results_file_is_made_by_default_and_announced(tmp_path: Path, monkeypatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from protocol.cli import main
+    from stargtp.protocol.cli import main
 
     monkeypatch.chdir(tmp_path)
     assert main(["match", "--black", fake("--seed", "1"), "--white", fake("--seed", "2"), "--size", "3"]) == 0
@@ -841,8 +841,8 @@ def test_a_results_file_is_made_by_default_and_announced(tmp_path: Path, monkeyp
 
 
 def test_the_interruption_hint_names_the_file_only_when_it_holds_games(tmp_path: Path) -> None:
-    from protocol.tools.match.cli import _resume_hint
-    from protocol.tools.match.results import ResultsFile
+    from stargtp.protocol.tools.match.cli import _resume_hint
+    from stargtp.protocol.tools.match.results import ResultsFile
 
     path = tmp_path / "r.jsonl"
     with ResultsFile.open(str(path), {"game": "star"}):
@@ -855,9 +855,9 @@ def test_the_interruption_hint_names_the_file_only_when_it_holds_games(tmp_path:
 
 # -- records -----------------------------------------------------------------------
 def test_every_game_goes_into_one_sgf_collection_that_render_reads(tmp_path: Path) -> None:
-    from engine.sgf import game_trees
-    from protocol.tools.match.records import record_sgf
-    from protocol.tools.render import read_record
+    from stargtp.engine.sgf import game_trees
+    from stargtp.protocol.tools.match.records import record_sgf
+    from stargtp.protocol.tools.render import read_record
 
     collection = tmp_path / "games.sgf"
     match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, results_path=str(tmp_path / "r.jsonl"),
@@ -883,7 +883,7 @@ def test_every_game_goes_into_one_sgf_collection_that_render_reads(tmp_path: Pat
 
 
 def test_a_fault_is_named_in_the_records_comment(tmp_path: Path) -> None:
-    from protocol.tools.match.records import record_sgf
+    from stargtp.protocol.tools.match.records import record_sgf
 
     match = settings(fake("--seed", "1"), fake("--mode", "garbage", "--at", "2"), games=1, size=3)
     record, = play(match).records
@@ -926,7 +926,7 @@ def _synthetic(first: str, second: str, results: str) -> list[dict]:
 
 
 def test_rating_list_and_cross_table_of_a_round_robin() -> None:
-    from protocol.tools.match.report import format_cross_table, format_rating_list
+    from stargtp.protocol.tools.match.report import format_cross_table, format_rating_list
 
     engines = tuple(EngineEntry(name, EngineSpec.parse("x")) for name in ("A", "B", "C"))
     match = MatchSettings(engines=engines, games=4, rating_prior=0)
@@ -951,8 +951,8 @@ def test_rating_list_and_cross_table_of_a_round_robin() -> None:
 # -- the engines file ---------------------------------------------------------------
 def test_engines_come_from_a_toml_file_by_name(tmp_path: Path, monkeypatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from protocol.cli import main
-    from protocol.tools.match.settings import read_engines_file
+    from stargtp.protocol.cli import main
+    from stargtp.protocol.tools.match.settings import read_engines_file
 
     config = tmp_path / "engines.toml"
     engine_directory = Path(FAKE_ENGINE).parent
@@ -1030,7 +1030,7 @@ def test_an_engine_missing_from_the_file_or_refusing_an_option(tmp_path: Path,
 
 # -- random openings ----------------------------------------------------------------
 def test_random_openings_are_seeded_legal_and_played_with_both_colours() -> None:
-    from protocol.tools.match.settings import random_opening
+    from stargtp.protocol.tools.match.settings import random_opening
 
     match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=4, random_openings=3, openings_seed=7)
     records = play(match).records
@@ -1057,7 +1057,7 @@ def test_random_openings_are_seeded_legal_and_played_with_both_colours() -> None
 
 # -- adjudication -------------------------------------------------------------------
 def test_the_move_limit_adjudicates_a_draw() -> None:
-    from protocol.tools.match.records import record_sgf
+    from stargtp.protocol.tools.match.records import record_sgf
 
     match = settings(fake("--seed", "1"), fake("--seed", "2"), size=3, games=2, max_moves=10)
     for record in play(match).records:
@@ -1071,7 +1071,7 @@ def test_the_move_limit_adjudicates_a_draw() -> None:
 def _settled_opening(game: str, size: int) -> tuple[str, ...]:
     """The moves of the first seeded random game to reach a position whose
     score can no longer change while the game goes on."""
-    from engine.games import find_game
+    from stargtp.engine.games import find_game
 
     rules = find_game(game)
     for seed in range(200):
@@ -1087,7 +1087,7 @@ def _settled_opening(game: str, size: int) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("game, size", [("star", 3), ("amazons", 6)])
 def test_a_settled_game_is_scored_at_once(game: str, size: int) -> None:
-    from engine.games import find_game
+    from stargtp.engine.games import find_game
 
     opening = _settled_opening(game, size)
     position = find_game(game).new_position(size)
@@ -1135,9 +1135,9 @@ def _assert_self_contained(page: str) -> None:
 
 
 def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from protocol.cli import main
-    from protocol.ratings import fit_ratings
-    from protocol.tools.match.page import trajectory_series
+    from stargtp.protocol.cli import main
+    from stargtp.protocol.ratings import fit_ratings
+    from stargtp.protocol.tools.match.page import trajectory_series
 
     engines = tuple(EngineEntry(name, EngineSpec.parse(fake("--seed", str(seed))))
                     for name, seed in (("r1", 1), ("r2", 2), ("r3", 3)))
@@ -1172,8 +1172,8 @@ def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.Capture
 
 def test_the_report_page_plots_the_sprt_and_is_written_by_match(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from protocol.cli import main
-    from protocol.tools.match.page import trajectory_series
+    from stargtp.protocol.cli import main
+    from stargtp.protocol.tools.match.page import trajectory_series
 
     results, page_path = tmp_path / "s.jsonl", tmp_path / "s.html"
     code = main(["match", "--black", fake("--seed", "1"), "--white", fake("--mode", "pass"), "--size", "3",

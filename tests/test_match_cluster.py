@@ -30,13 +30,13 @@ if not os.environ.get("CI"):
 
 from test_match import HANG_GUARD, ROOT, fake  # noqa: E402
 
-from protocol.tools.match import cli  # noqa: E402
+from stargtp.protocol.tools.match import cli  # noqa: E402
 
 
 def _match(results: Path, *extra: str, engines: tuple[tuple[str, str], ...] = (), games: int = 6) -> list[str]:
     named = engines or (("A", fake("--seed", "1{slot}")), ("B", fake("--seed", "2{slot}")))
     words = [word for name, command in named for word in ("--engine", f"{name}={command}")]
-    return [sys.executable, "-m", "protocol.cli", "match", *words, "--size", "4", "--games", str(games),
+    return [sys.executable, "-m", "stargtp.protocol.cli", "match", *words, "--size", "4", "--games", str(games),
             "--results", str(results), *extra]
 
 
@@ -222,7 +222,7 @@ def test_a_bad_cluster_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_without_the_extra_cluster_is_a_clear_error(tmp_path: Path) -> None:
     # distributed made unimportable, as where the extra is not installed
-    script = ("import sys; sys.modules['distributed'] = None; from protocol.cli import main; "
+    script = ("import sys; sys.modules['distributed'] = None; from stargtp.protocol.cli import main; "
               "sys.argv[0] = 'stargtp'; sys.exit(main())")
     done = subprocess.run([sys.executable, "-c", script, *_match(tmp_path / "r.jsonl", "--cluster", "local:2")[3:]],
                           cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from protocol.server.session import SessionConfig
+from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses
 
 

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.amazons import Position as AmazonsPosition
-from engine.colour import BLACK, WHITE
-from engine.games import games, new_position
-from engine.star.geometry import geometry as star_geometry
-from protocol.server import queries
-from protocol.server.session import Session, SessionConfig
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import games, new_position
+from stargtp.engine.star.geometry import geometry as star_geometry
+from stargtp.protocol.server import queries
+from stargtp.protocol.server.session import Session, SessionConfig
 from tests import third_game
 from tests.gtp_helpers import REPO, converse, split_responses, subprocess_env
 
@@ -536,10 +536,10 @@ def test_the_queries_are_commands_of_every_game() -> None:
 
 def test_the_module_imports_first_or_second() -> None:
     # queries.py and commands.py import each other; either order works.
-    for first, second in (("protocol.server.queries", "protocol.server.commands"),
-                          ("protocol.server.commands", "protocol.server.queries")):
-        code = (f"import {first}; import {second}; from protocol.server.commands import COMMANDS; "
-                "from protocol.server.queries import all_legal; assert ('all_legal', all_legal) in COMMANDS")
+    for first, second in (("stargtp.protocol.server.queries", "stargtp.protocol.server.commands"),
+                          ("stargtp.protocol.server.commands", "stargtp.protocol.server.queries")):
+        code = (f"import {first}; import {second}; from stargtp.protocol.server.commands import COMMANDS; "
+                "from stargtp.protocol.server.queries import all_legal; assert ('all_legal', all_legal) in COMMANDS")
         result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=subprocess_env(),
                                 capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stderr

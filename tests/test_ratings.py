@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from protocol.ratings import ELO_PER_NATURAL_UNIT, NoRatingFit, fit_ratings
-from protocol.stats import Z_95
+from stargtp.protocol.ratings import ELO_PER_NATURAL_UNIT, NoRatingFit, fit_ratings
+from stargtp.protocol.stats import Z_95
 
 
 def by_name(ratings):

@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 
 from dataclasses import replace
 
-from engine.amazons.position import Position as AmazonsPosition
-from engine.amazons.sgf import read_sgf, write_sgf
-from protocol.server.session import SessionConfig
-from protocol.server.workers import _WorkerGame
+from stargtp.engine.amazons.position import Position as AmazonsPosition
+from stargtp.engine.amazons.sgf import read_sgf, write_sgf
+from stargtp.protocol.server.session import SessionConfig
+from stargtp.protocol.server.workers import _WorkerGame
 from tests.gtp_helpers import converse, split_responses
 
 CONFIG = SessionConfig(player="random", seed=3)

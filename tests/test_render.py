@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.amazons import Position as AmazonsPosition
-from engine.amazons import write_sgf
-from engine.star import PASS, Position
-from engine.star import write_sgf as write_star_sgf
-from protocol.cli import main
-from protocol.tools.render import RecordError, positions_of, read_record
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.amazons import write_sgf
+from stargtp.engine.star import PASS, Position
+from stargtp.engine.star import write_sgf as write_star_sgf
+from stargtp.protocol.cli import main
+from stargtp.protocol.tools.render import RecordError, positions_of, read_record
 from tests.star_reference import load_examples
 from tests.svg_helpers import parse, with_class
 
@@ -125,7 +125,7 @@ def test_a_real_match_runner_results_file(tmp_path):
     results = tmp_path / "match.jsonl"
     engine = f"{sys.executable} -m protocol.cli serve --player random --seed"
     completed = subprocess.run(
-        [sys.executable, "-m", "protocol.cli", "match", "--black", f"{engine} 1", "--white", f"{engine} 2",
+        [sys.executable, "-m", "stargtp.protocol.cli", "match", "--black", f"{engine} 1", "--white", f"{engine} 2",
          "--games", "1", "--size", "2", "--results", str(results), "--quiet"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
@@ -212,7 +212,7 @@ def test_star_sgf_series_and_stdin(tmp_path):
     assert render(str(source), "--series", str(series)) == 0
     counts = [len(with_class(parse(f.read_text().rstrip("\n")), "stone")) for f in sorted(series.iterdir())]
     assert counts == [0, 1, 2, 3, 3, 3]
-    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "render", "-", "--no-caption"],
+    completed = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "render", "-", "--no-caption"],
                                input=text, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert completed.returncode == 0, completed.stderr
     assert stones(parse(completed.stdout.rstrip("\n"))) == ["*40", "*41", "S42"]
@@ -279,7 +279,7 @@ def test_series_of_a_game_without_moves_is_one_picture(tmp_path, capsys):
 
 
 def test_render_reads_stdin():
-    completed = subprocess.run([sys.executable, "-m", "protocol.cli", "render", "-", "--size", "2"],
+    completed = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "render", "-", "--size", "2"],
                                input="S20 *10\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert completed.returncode == 0, completed.stderr
     root = parse(completed.stdout.rstrip("\n"))

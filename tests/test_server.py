@@ -14,15 +14,15 @@ import time
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.games import new_position
-from engine.search import Limits
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import new_position
+from stargtp.engine.search import Limits
 from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server.conversation import Conversation
-from protocol.server.serve import parse_address
-from protocol.server.session import Session, SessionConfig
-from protocol.server.workers import SearchReply, merge_results
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.serve import parse_address
+from stargtp.protocol.server.session import Session, SessionConfig
+from stargtp.protocol.server.workers import SearchReply, merge_results
 
 class _LogCapture(logging.Handler):
     """Collects the server's log messages (the logging module's) in a list."""
@@ -45,8 +45,8 @@ class Harness:
         self.inputs = 0
         self.session = Session(config)
         self._capture = _LogCapture(self.logs)
-        logging.getLogger("protocol").addHandler(self._capture)
-        logging.getLogger("protocol").setLevel(logging.INFO)
+        logging.getLogger("stargtp.protocol").addHandler(self._capture)
+        logging.getLogger("stargtp.protocol").setLevel(logging.INFO)
         original = self.session.notify_input
 
         def counting_notify() -> None:
@@ -73,7 +73,7 @@ class Harness:
 
     async def close(self) -> None:
         await self.conversation.close()
-        logging.getLogger("protocol").removeHandler(self._capture)
+        logging.getLogger("stargtp.protocol").removeHandler(self._capture)
 
 
 def long_search(**overrides: object) -> SessionConfig:
@@ -313,7 +313,7 @@ def test_merge_results() -> None:
 def test_doctests() -> None:
     import doctest
 
-    from protocol.server import serve as server
+    from stargtp.protocol.server import serve as server
     assert doctest.testmod(server).failed == 0
 
 

@@ -4,8 +4,8 @@ import collections
 
 import pytest
 
-from engine.errors import BadSize, IllegalMove
-from engine.star import geometry
+from stargtp.engine.errors import BadSize, IllegalMove
+from stargtp.engine.star import geometry
 from tests.star_reference import reference_neighbours
 
 ALL_RINGS = range(2, 11)

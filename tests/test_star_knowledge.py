@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.star import Position, score
-from engine.star.geometry import geometry
-from engine.star.playout import (_at, _bridge_shifts, answers, filled_cells, layout,
-                                 playout_bridges, random_fill, save_bridges, score_full)
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import Position, score
+from stargtp.engine.star.geometry import geometry
+from stargtp.engine.star.playout import (_at, _bridge_shifts, answers, filled_cells, layout,
+                                         playout_bridges, random_fill, save_bridges, score_full)
 
 
 def random_position(rings: int, rng: random.Random, stones: int | None = None) -> Position:

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.star import PASS, Position, score
-from engine.star.playout import layout, playout_bits, random_fill, random_playout
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import PASS, Position, score
+from stargtp.engine.star.playout import layout, playout_bits, random_fill, random_playout
 
 # Both fill methods: the default switches to list sampling on small boards, so
 # force the bitwise method too.

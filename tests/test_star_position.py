@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from engine.colour import BLACK, EMPTY, WHITE
-from engine.errors import BadSize, CannotUndo, IllegalMove
-from engine.star import PASS, Position
-from engine.star.playout import layout
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.errors import BadSize, CannotUndo, IllegalMove
+from stargtp.engine.star import PASS, Position
+from stargtp.engine.star.playout import layout
 
 
 def snapshot(p: Position):
@@ -181,7 +181,7 @@ def test_render_text_is_the_board_in_80_columns_with_every_label(rings):
     places = _token_places("\n".join(board))
     assert sorted(places) == sorted(empty.geometry.labels)  # each label once, whole
     # Rows go down the board and columns across it, as the drawing coordinates do.
-    from engine.star.diagram import star_layout
+    from stargtp.engine.star.diagram import star_layout
     layout = star_layout(rings)
     for a, b in [(c, d) for c in range(0, empty.geometry.cell_count, 7)
                  for d in range(0, empty.geometry.cell_count, 5)]:
@@ -217,7 +217,7 @@ def test_render_text_puts_every_stone_where_its_label_was():
                     assert token == f" {mark} " or (p.is_over() and token == f" {mark.lower()} ")
             assert lines[-1].endswith(f"moves: {len(p.history)}")
         # At the end, the dead stones are the lower-case ones.
-        from engine.star.scoring import score
+        from stargtp.engine.star.scoring import score
         dead = {cell for group in score(p).dead_groups for cell in group}
         shown = {p.geometry.parse(label) for label, (row, column) in places.items()
                  if lines[row][column + 1:column + 2] in ("x", "o")}

@@ -4,9 +4,9 @@ boards, partial boards, komi and the protocol's result string."""
 import random
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.star import Position, geometry, score
-from engine.star.playout import layout, score_full
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import Position, geometry, score
+from stargtp.engine.star.playout import layout, score_full
 from tests.star_reference import example_position, load_examples, reference_score
 
 def pair(text: str) -> tuple[float, float]:
@@ -172,7 +172,7 @@ def test_zero_margin_goes_to_more_quarks():
 def test_a_settled_position_keeps_its_score_whatever_is_played() -> None:
     # From every settled position of seeded random games, random play to the
     # end never changes the score.
-    from engine.games import find_game
+    from stargtp.engine.games import find_game
 
     rules = find_game("star")
     found = 0

@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from engine.amazons.position import Position as AmazonsPosition
-from engine.amazons.sgf import write_sgf as write_amazons_sgf
-from engine.colour import BLACK, WHITE
-from engine.errors import GameError
-from engine.games import GAME_LIST, find_game, read_record
-from engine.star import PASS, STAR, Position, SgfError, read_sgf, score, write_sgf
-from engine.star.sgf import GM_NUMBER, format_komi, move_from_sgf, move_to_sgf, record_komi
-from protocol.server.session import SessionConfig
+from stargtp.engine.amazons.position import Position as AmazonsPosition
+from stargtp.engine.amazons.sgf import write_sgf as write_amazons_sgf
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import GAME_LIST, find_game, read_record
+from stargtp.engine.star import PASS, STAR, Position, SgfError, read_sgf, score, write_sgf
+from stargtp.engine.star.sgf import GM_NUMBER, format_komi, move_from_sgf, move_to_sgf, record_komi
+from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses
 
 

@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from protocol.stats import (PENTANOMIAL_VALUES, TRINOMIAL_VALUES, Sprt, Tally, constrained_mle, elo_estimate,
-                            elo_from_score, llr_bayeselo, llr_logistic, llr_normal_approximation,
-                            score_from_elo, sprt_bounds, wilson_interval)
+from stargtp.protocol.stats import (PENTANOMIAL_VALUES, TRINOMIAL_VALUES, Sprt, Tally, constrained_mle, elo_estimate,
+                                    elo_from_score, llr_bayeselo, llr_logistic, llr_normal_approximation,
+                                    score_from_elo, sprt_bounds, wilson_interval)
 
 Z = 1.959963984540054  # 97.5% quantile of the standard normal (any table)
 

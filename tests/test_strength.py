@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.colour import BLACK, WHITE
-from engine.players import make_player
-from engine.search import Limits
-from engine.search.uct import Node, Tree, UctPlayer
-from engine.star import Position, score
-from engine.star.playout import layout, playout_bits
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.players import make_player
+from stargtp.engine.search import Limits
+from stargtp.engine.search.uct import Node, Tree, UctPlayer
+from stargtp.engine.star import Position, score
+from stargtp.engine.star.playout import layout, playout_bits
 
 RINGS = 6
 

@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from engine.amazons import Position as AmazonsPosition
-from engine.colour import BLACK, WHITE
-from engine.star import PASS, Position, geometry
-from protocol.pictures import describe, position_svg
-from protocol.pictures.amazons import draw as amazons_svg
-from protocol.pictures.star import draw as star_svg
-from engine.star.diagram import star_layout
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import PASS, Position, geometry
+from stargtp.protocol.pictures import describe, position_svg
+from stargtp.protocol.pictures.amazons import draw as amazons_svg
+from stargtp.protocol.pictures.star import draw as star_svg
+from stargtp.engine.star.diagram import star_layout
 from tests.star_reference import example_position, load_examples
 from tests.svg_helpers import parse, with_class
 
@@ -105,7 +105,7 @@ def test_dead_stones_of_example_two():
 
 
 def test_full_board_marks_dead_groups_by_default():
-    from engine.star import score
+    from stargtp.engine.star import score
 
     rng = random.Random(7)
     position = Position(5)

@@ -16,12 +16,12 @@ from contextlib import asynccontextmanager, contextmanager
 
 import pytest
 
-from engine.errors import GameError
-from engine.games import new_position
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import new_position
 from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
-from protocol.server.tcp import TcpServer
-from protocol.server.session import SessionConfig
+from stargtp.protocol.server.tcp import TcpServer
+from stargtp.protocol.server.session import SessionConfig
 
 try:
     new_position("amazons")
@@ -392,8 +392,8 @@ def test_idle_connections_are_closed_and_busy_ones_are_not() -> None:
 
 
 def test_over_tcp_files_are_read_only_from_the_file_dir(tmp_path) -> None:
-    from engine.amazons.position import Position as AmazonsPosition
-    from engine.amazons.sgf import write_sgf
+    from stargtp.engine.amazons.position import Position as AmazonsPosition
+    from stargtp.engine.amazons.sgf import write_sgf
 
     allowed = tmp_path / "records"
     allowed.mkdir()

@@ -1,6 +1,6 @@
 """The proof that a game has one home: tic-tac-toe (tests/third_game.py), a
 game the engine has never heard of, registered at run time with
-:func:`engine.games.register` and played through everything: the contract of
+:func:`stargtp.engine.games.register` and played through everything: the contract of
 tests/test_conformance.py, the players and the UCT search, the protocol
 server in process, ``stargtp serve`` as a subprocess, and ``stargtp match``.
 
@@ -19,12 +19,12 @@ import sys
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.errors import GameError
-from engine.games import find_game, games, new_position, register
-from engine.players import check_plays, make_player
-from engine.search import Limits
-from protocol.server.session import SessionConfig
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game, games, new_position, register
+from stargtp.engine.players import check_plays, make_player
+from stargtp.engine.search import Limits
+from stargtp.protocol.server.session import SessionConfig
 from tests import third_game
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, split_responses, subprocess_env
 from tests.conformance import check_game, sizes_of
@@ -216,7 +216,7 @@ def test_serve_subprocess_plays_it_with_its_workers() -> None:
 
 def test_stargtp_match_plays_it(tmp_path) -> None:
     """``stargtp match`` (in process) between two seeded UCT engines (subprocesses)."""
-    from protocol.cli import main as stargtp
+    from stargtp.protocol.cli import main as stargtp
 
     results = tmp_path / "results.jsonl"
     engine = shlex.join([sys.executable, str(ENGINE), "--workers", "1", "--player", "uct",
@@ -242,8 +242,8 @@ def test_stargtp_match_plays_it(tmp_path) -> None:
 
 
 def test_console_draws_a_game_without_a_board_of_its_own() -> None:
-    from protocol.tools.console.board import board_for, board_picture
-    from protocol.tools.console.drawing import plain_text
+    from stargtp.protocol.tools.console.board import board_for, board_picture
+    from stargtp.protocol.tools.console.drawing import plain_text
 
     position = new_position(NAME, 3)
     play_texts(position, "b2")

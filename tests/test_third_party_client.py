@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.colour import BLACK
-from engine.games import read_record
+from stargtp.engine.colour import BLACK
+from stargtp.engine.games import read_record
 from tests.gtp_helpers import REPO, read_until, serve_command, subprocess_env
 
 NODE_DIR = REPO / "tests" / "node"

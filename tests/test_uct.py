@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-from engine.colour import BLACK, WHITE
-from engine.players import PLAYERS, make_player
-from engine.search import Limits, SearchResult
-from engine.search.base import Budget
-from engine.search.parallel import merge_results
-from engine.search.uct import AmafPacker, Node, Tree, UctConfig, UctPlayer
-from engine.star import PASS, Position, score
-from engine.star.playout import layout
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.players import PLAYERS, make_player
+from stargtp.engine.search import Limits, SearchResult
+from stargtp.engine.search.base import Budget
+from stargtp.engine.search.parallel import merge_results
+from stargtp.engine.search.uct import AmafPacker, Node, Tree, UctConfig, UctPlayer
+from stargtp.engine.star import PASS, Position, score
+from stargtp.engine.star.playout import layout
 from tests.uct_reference import ReferenceNode, reference_search
 
 
@@ -368,7 +368,7 @@ def test_worker_pool_searches_with_distinct_seeds_and_merges():
     worker i has the seed seed + i; the answers are merged by merge_results."""
     import asyncio
 
-    from protocol.server.workers import GameState, SearchRequest, WorkerPool
+    from stargtp.protocol.server.workers import GameState, SearchRequest, WorkerPool
 
     state = GameState("star", 4, ())
 
@@ -393,7 +393,7 @@ def test_worker_pool_searches_with_distinct_seeds_and_merges():
 
 def run_bench(capsys, *argv: str) -> tuple[int, str, str]:
     import argparse
-    import protocol.tools.bench as bench
+    import stargtp.protocol.tools.bench as bench
 
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)

@@ -20,12 +20,12 @@ import re
 
 import pytest
 
-from engine.amazons import Position as AmazonsPosition
-from engine.colour import BLACK, WHITE
-from engine.star import Position as StarPosition
-from engine.star.geometry import geometry as star_geometry
-from engine.star.diagram import star_layout
-from protocol.server.session import SessionConfig
+from stargtp.engine.amazons import Position as AmazonsPosition
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star import Position as StarPosition
+from stargtp.engine.star.geometry import geometry as star_geometry
+from stargtp.engine.star.diagram import star_layout
+from stargtp.protocol.server.session import SessionConfig
 from tests import third_game
 from tests.gtp_helpers import converse, split_responses
 

@@ -1,9 +1,9 @@
 """A third game, defined entirely in tests/: tic-tac-toe, on 3x3 (three in a
 row) or 4x4 (four in a row). It is the proof that a game has one home: a
-:class:`engine.game.Game` descriptor built as engine/star/game.py builds
-*Star's, a position class that meets the :class:`engine.game.Position`
+:class:`stargtp.engine.game.Game` descriptor built as engine/star/game.py builds
+*Star's, a position class that meets the :class:`stargtp.engine.game.Position`
 protocol with ``rules`` set on it, and nothing else. Registering it
-(:func:`register`, which calls :func:`engine.games.register`) must be all the
+(:func:`register`, which calls :func:`stargtp.engine.games.register`) must be all the
 rest of the code needs to play it: tests/test_third_game.py plays it through
 the UCT search, the protocol server and the match runner.
 
@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.colour import BLACK, EMPTY, WHITE, colour_name, opponent
-from engine.errors import BadSize, CannotUndo, GameError, IllegalMove
-from engine.game import Game, moves_left_from_cells, plain_tree_hooks
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name, opponent
+from stargtp.engine.errors import BadSize, CannotUndo, GameError, IllegalMove
+from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks
 
 NAME = "tictactoe"
 SIZES = (3, 4)
@@ -319,7 +319,7 @@ Position.rules = TICTACTOE
 
 def register() -> Game:
     """Register the game with the engine (once per process); the descriptor."""
-    from engine import games
+    from stargtp.engine import games
 
     if NAME not in games.games():
         games.register(TICTACTOE)
@@ -329,7 +329,7 @@ def register() -> Game:
 def unregister() -> None:
     """Take the game out of the engine's list again (the engine has no call
     for that: tests only)."""
-    from engine import games
+    from stargtp.engine import games
 
     if TICTACTOE in games.GAME_LIST:
         games.GAME_LIST.remove(TICTACTOE)

@@ -25,7 +25,7 @@ register()
 
 
 def main(argv: list[str] | None = None) -> int:
-    from protocol.cli import main as stargtp
+    from stargtp.protocol.cli import main as stargtp
 
     return stargtp(["serve", "--game", NAME, *(sys.argv[1:] if argv is None else argv)])
 

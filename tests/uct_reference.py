@@ -1,6 +1,6 @@
 """A slow, obviously-correct UCT-RAVE, for the tests only.
 
-It does what :mod:`engine.search.uct` does with ``rescore=1`` (every child
+It does what :mod:`stargtp.engine.search.uct` does with ``rescore=1`` (every child
 rescored at every visit), the plain way: per-move statistics in dicts, AMAF
 updated cell by cell from the playout's final owners, a full ``max`` at every
 selection. It draws random numbers in the same order as the fast search, so
@@ -14,7 +14,7 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from engine.colour import BLACK
+from stargtp.engine.colour import BLACK
 
 
 @dataclass

@@ -28,9 +28,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.amazons.geometry import Geometry
-from engine.amazons.position import Position, queen_reach
-from engine.colour import BLACK, WHITE
+from stargtp.engine.amazons.geometry import Geometry
+from stargtp.engine.amazons.position import Position, queen_reach
+from stargtp.engine.colour import BLACK, WHITE
 
 TIE_BONUS = 0.2
 TEMPO = 0.5
@@ -249,7 +249,7 @@ def evaluation_terms(position: Position) -> EvaluationTerms:
 def evaluate(position: Position) -> float:
     """How good ``position`` is for the side to move, in [-1, 1]; exactly -1
     when it has no move. A heuristic (see the module docstring), meant for
-    cutting playouts short; :func:`engine.amazons.scoring.score` is exact.
+    cutting playouts short; :func:`stargtp.engine.amazons.scoring.score` is exact.
     ``evaluation_terms(position).value``, without building the record."""
     if position.is_over():
         return -1.0

@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.amazons.evaluation import queen_territory
-from engine.amazons.geometry import DEFAULT_SIZE, SIZES
-from engine.amazons.playout import random_playout
-from engine.amazons.position import Position
-from engine.amazons.scoring import Score, is_settled, score
-from engine.amazons.search import AmazonsMcts
-from engine.amazons.sgf import read_sgf, write_sgf
-from engine.colour import WHITE
-from engine.errors import GameError
-from engine.game import Game, moves_left_from_cells, plain_tree_hooks
+from stargtp.engine.amazons.evaluation import queen_territory
+from stargtp.engine.amazons.geometry import DEFAULT_SIZE, SIZES
+from stargtp.engine.amazons.playout import random_playout
+from stargtp.engine.amazons.position import Position
+from stargtp.engine.amazons.scoring import Score, is_settled, score
+from stargtp.engine.amazons.search import AmazonsMcts
+from stargtp.engine.amazons.sgf import read_sgf, write_sgf
+from stargtp.engine.colour import WHITE
+from stargtp.engine.errors import GameError
+from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks
 
 
 def _score(position: Position, komi: float) -> Score:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.colour import BLACK, WHITE
-from engine.errors import BadSize, IllegalMove
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import BadSize, IllegalMove
 
 SIZES: tuple[int, ...] = (6, 8, 10)
 """The board sizes this engine plays."""

@@ -1,7 +1,7 @@
 """Fast Amazons playouts, played to the end or cut short by the evaluation.
 
 This is the clever module of the Amazons core; the tests check it against the
-plain rules of :mod:`engine.amazons.position` and a slow reference.
+plain rules of :mod:`stargtp.engine.amazons.position` and a slow reference.
 
 **The playout policy.** Listing every move (2176 at the start) to pick one is
 far too slow, so a random move is built in steps: an (amazon, direction) pair
@@ -18,17 +18,17 @@ extra non-empty square at index ``square_count``; every ray of
 :attr:`Geometry.sentinel_rays` ends there, so a walk stops at the first
 non-empty square without a bounds test.
 
-The evaluation that cuts playouts short is :mod:`engine.amazons.evaluation`.
+The evaluation that cuts playouts short is :mod:`stargtp.engine.amazons.evaluation`.
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.amazons.evaluation import evaluate
-from engine.amazons.geometry import ARROW
-from engine.amazons.position import Move, Position
-from engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.amazons.evaluation import evaluate
+from stargtp.engine.amazons.geometry import ARROW
+from stargtp.engine.amazons.position import Move, Position
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
 
 REJECTION_TRIES = 16
 """Random (amazon, direction) draws before listing the open pairs."""

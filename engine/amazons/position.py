@@ -4,13 +4,13 @@ move generation and perft.
 One mutable object per game, in the style of python-chess's ``Board``:
 :meth:`Position.play` checks and records a move and :meth:`Position.undo`
 takes it back exactly. Every illegal input raises
-:class:`engine.errors.IllegalMove` before anything changes.
+:class:`stargtp.engine.errors.IllegalMove` before anything changes.
 
 The board is kept twice, kept equal by every change: ``board``, a flat list of
 square contents (EMPTY, BLACK, WHITE or ARROW) that is easy to read, and an
 ``occupied`` bitboard (amazons and arrows) plus each colour's amazon squares,
 which move generation uses. A queen's reach is computed per direction from the
-ray tables of :mod:`engine.amazons.geometry`: the nearest blocker on a ray is
+ray tables of :mod:`stargtp.engine.amazons.geometry`: the nearest blocker on a ray is
 its lowest set bit for rays towards higher squares and its highest set bit for
 the others.
 
@@ -29,13 +29,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from engine.amazons.geometry import ARROW, DEFAULT_SIZE, Geometry, geometry
-from engine.colour import BLACK, EMPTY, WHITE, colour_name, opponent
-from engine.errors import BadSize, CannotUndo, IllegalMove
+from stargtp.engine.amazons.geometry import ARROW, DEFAULT_SIZE, Geometry, geometry
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name, opponent
+from stargtp.engine.errors import BadSize, CannotUndo, IllegalMove
 
 
 class Move(NamedTuple):
-    """One Amazons move, three squares (ints, see :mod:`engine.amazons.geometry`):
+    """One Amazons move, three squares (ints, see :mod:`stargtp.engine.amazons.geometry`):
 
     * ``from_square`` -- where the amazon stands;
     * ``to_square`` -- where it goes, by a queen move over empty squares;
@@ -69,7 +69,7 @@ def queen_reach(square: int, occupied: int, ray_masks: tuple[int, ...]) -> int:
     of ``occupied`` block (``square`` itself may be in it or not).
 
     Unrolled over the eight directions of
-    :data:`engine.amazons.geometry.DIRECTIONS`: on an even ray the first
+    :data:`stargtp.engine.amazons.geometry.DIRECTIONS`: on an even ray the first
     blocker is the lowest set bit of ``ray & occupied``, and the squares before
     it are the ray bits below it; on an odd ray it is the highest set bit, and
     the squares before it are the ray bits above it.

@@ -42,11 +42,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.amazons.geometry import Geometry
-from engine.bits import iter_bits
-from engine.amazons.position import Position, queen_reach
-from engine.colour import BLACK, WHITE, opponent
-from engine.errors import GameError
+from stargtp.engine.amazons.geometry import Geometry
+from stargtp.engine.bits import iter_bits
+from stargtp.engine.amazons.position import Position, queen_reach
+from stargtp.engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.errors import GameError
 
 DEFAULT_NODE_BUDGET = 20_000
 """Search nodes :func:`solo_moves` may spend on one colour's solo count."""

@@ -3,7 +3,7 @@ cut-off, the method of the strong Amazons programs (Invader).
 
 Each iteration selects down the tree with UCB1, plays ``plies`` random plies
 from the leaf (by default none), scores the position reached with the
-Lieberum-style evaluation of :mod:`engine.amazons.evaluation`, maps that
+Lieberum-style evaluation of :mod:`stargtp.engine.amazons.evaluation`, maps that
 score to a win probability, and backs it up. A finished game scores exactly
 (0 or 1).
 
@@ -16,7 +16,7 @@ happens only after whole moves; inside a move, selection goes on from level
 to level. docs/search-amazons.md explains the algorithm, every parameter and
 the measurements behind the defaults.
 
->>> from engine.amazons import Position
+>>> from stargtp.engine.amazons import Position
 >>> player = AmazonsMcts(seed=1, playouts="100")
 >>> result = player.genmove(Position(6), Limits())
 >>> result.playouts, Position(6).is_legal(result.move)
@@ -31,12 +31,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.amazons.evaluation import evaluate
-from engine.amazons.playout import cutoff_playout
-from engine.amazons.position import Move, Position, queen_reach
-from engine.bits import bit_list
-from engine.search.base import Budget, Limits, SearchResult, never_stop
-from engine.search.tree import TreePlayer, most_visited
+from stargtp.engine.amazons.evaluation import evaluate
+from stargtp.engine.amazons.playout import cutoff_playout
+from stargtp.engine.amazons.position import Move, Position, queen_reach
+from stargtp.engine.bits import bit_list
+from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop
+from stargtp.engine.search.tree import TreePlayer, most_visited
 
 # What the side to move chooses at a node (its *kind*). A position node is
 # where a whole move starts: PICK_AMAZON, PICK_PAIR or PICK_MOVE, by ``split``.

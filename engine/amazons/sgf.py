@@ -22,7 +22,7 @@ Only the main line is read (the first child at every branch); ``GM`` must be
 ``AW`` on one point, say) and any move that is not legal make the record
 unreadable (:class:`SgfError`).
 
->>> from engine.amazons.position import Position
+>>> from stargtp.engine.amazons.position import Position
 >>> p = Position(); p.play(p.parse_move("d1-d7/g7"))
 >>> write_sgf(p).splitlines()[1]
 ';B[djddgd]'
@@ -32,11 +32,11 @@ unreadable (:class:`SgfError`).
 
 from __future__ import annotations
 
-from engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
-from engine.amazons.position import Move, Position
-from engine.colour import BLACK, EMPTY, WHITE
-from engine.errors import IllegalMove
-from engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
+from stargtp.engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
+from stargtp.engine.amazons.position import Move, Position
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.errors import IllegalMove
+from stargtp.engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
 
 _SGF_COLOUR = {WHITE: "B", BLACK: "W"}
 """Our colour -> SGF colour letter (the first mover is SGF ``B``)."""

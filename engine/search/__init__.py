@@ -2,14 +2,14 @@
 with what they share (limits, results, budgets, tree reuse). A search sees a
 game only through its descriptor (``position.rules``) and the position API;
 this package imports no game. Every player by name, the games' own included,
-is in :mod:`engine.players`.
+is in :mod:`stargtp.engine.players`.
 """
 
 from __future__ import annotations
 
-from engine.search.base import Limits, Player, SearchResult
-from engine.search.simple import FlatPlayer, RandomPlayer
-from engine.search.uct import UctPlayer
+from stargtp.engine.search.base import Limits, Player, SearchResult
+from stargtp.engine.search.simple import FlatPlayer, RandomPlayer
+from stargtp.engine.search.uct import UctPlayer
 
 GENERIC_PLAYERS: dict[str, type[Player]] = {
     "uct": UctPlayer,

@@ -3,7 +3,7 @@ position into one answer.
 
 Each worker keeps its own tree and its own seed; only moves travel between
 processes, never trees. The worker processes are the server's pool
-(:mod:`protocol.server.workers`, which ``stargtp bench --workers N`` also
+(:mod:`stargtp.protocol.server.workers`, which ``stargtp bench --workers N`` also
 measures); this module is the engine side of the idea.
 
 >>> a = SearchResult(move=1, playouts=10, root={1: (6, 4.0), 2: (4, 1.0)})
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.search.base import SearchResult
+from stargtp.engine.search.base import SearchResult
 
 
 def merge_results(results: list[SearchResult]) -> SearchResult:

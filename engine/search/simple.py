@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from engine.search.base import Budget, Limits, Player, SearchResult, never_stop
+from stargtp.engine.search.base import Budget, Limits, Player, SearchResult, never_stop
 
 
 class RandomPlayer(Player):

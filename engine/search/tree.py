@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.search.base import Player, follows, start_key
+from stargtp.engine.search.base import Player, follows, start_key
 
 
 class ReusableTree(Protocol):

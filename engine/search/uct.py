@@ -3,7 +3,7 @@
 Monte Carlo tree search with UCB1 selection, AMAF/RAVE blending, an expansion
 threshold, the final move by visit count, and tree reuse between moves. The
 search sees a game only through its descriptor (``position.rules``, an
-:class:`engine.game.Game`) and the position API; docs/search.md explains the algorithm and every parameter.
+:class:`stargtp.engine.game.Game`) and the position API; docs/search.md explains the algorithm and every parameter.
 
 Why it is fast enough in CPython (the cost per iteration is the point; the
 playout itself is ~65 us on the 10-ring board):
@@ -27,7 +27,7 @@ playout itself is ~65 us on the 10-ring board):
   ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
   it against a plain reference implementation).
 
->>> from engine.star import Position
+>>> from stargtp.engine.star import Position
 >>> player = UctPlayer(seed=1, playouts="200")
 >>> result = player.genmove(Position(4), Limits())
 >>> result.playouts, result.move in Position(4).legal_moves()
@@ -36,17 +36,16 @@ playout itself is ~65 us on the 10-ring board):
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.colour import BLACK
-from engine.game import TreeHooks
-from engine.search.base import Budget, Limits, SearchResult, follows, never_stop, start_key
-from engine.search.tree import TreePlayer, most_visited
+from stargtp.engine.colour import BLACK
+from stargtp.engine.game import TreeHooks
+from stargtp.engine.search.base import Budget, Limits, SearchResult, follows, never_stop, start_key
+from stargtp.engine.search.tree import TreePlayer, most_visited
 
 FIELD_BYTES = 4
 """Bytes per AMAF counter: 32-bit fields overflow only after 2**31 playouts

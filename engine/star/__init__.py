@@ -3,11 +3,11 @@ fast random playout used by the search, SGF (GM[2004]) records, and the
 descriptor :data:`STAR` that tells everything outside this package what *Star
 is."""
 
-from engine.star.geometry import Geometry, geometry
-from engine.star.position import PASS, Position
-from engine.star.scoring import ColourScore, Score, StarInfo, score
-from engine.star.sgf import SgfError, read_sgf, write_sgf
-from engine.star.game import STAR  # also sets Position.rules
+from stargtp.engine.star.geometry import Geometry, geometry
+from stargtp.engine.star.position import PASS, Position
+from stargtp.engine.star.scoring import ColourScore, Score, StarInfo, score
+from stargtp.engine.star.sgf import SgfError, read_sgf, write_sgf
+from stargtp.engine.star.game import STAR  # also sets Position.rules
 
 __all__ = ["Geometry", "geometry", "PASS", "Position", "ColourScore", "Score", "StarInfo", "score",
            "SgfError", "read_sgf", "write_sgf", "STAR"]

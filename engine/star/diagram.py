@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from engine.colour import BLACK, EMPTY
-from engine.star.geometry import geometry
-from engine.star.scoring import score
+from stargtp.engine.colour import BLACK, EMPTY
+from stargtp.engine.star.geometry import geometry
+from stargtp.engine.star.scoring import score
 
 
 @lru_cache(maxsize=None)

@@ -7,15 +7,15 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from engine.colour import BLACK
-from engine.errors import GameError
-from engine.game import Game, TreeHooks, moves_left_from_cells
-from engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
-from engine.star.geometry import layout
-from engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
-from engine.star.position import PASS, Position
-from engine.star.scoring import Score, is_settled, score
-from engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
+from stargtp.engine.colour import BLACK
+from stargtp.engine.errors import GameError
+from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells
+from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
+from stargtp.engine.star.geometry import layout
+from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
+from stargtp.engine.star.position import PASS, Position
+from stargtp.engine.star.scoring import Score, is_settled, score
+from stargtp.engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
 
 
 def _score(position: Position, komi: float) -> Score:

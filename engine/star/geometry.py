@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.errors import BadSize, IllegalMove
+from stargtp.engine.errors import BadSize, IllegalMove
 
 ARMS = "*STAR"
 MIN_RINGS = 2

@@ -1,11 +1,11 @@
 """The fast random playout: fill every empty cell at random and score the full
 board, with Python ints as bitboards.
 
-This is the one clever module of the *Star core; :mod:`engine.star.scoring`
+This is the one clever module of the *Star core; :mod:`stargtp.engine.star.scoring`
 is the plain scorer it must agree with (the tests check them against each
 other and against a slow reference on thousands of boards).
 
-**The layout** (:func:`engine.star.geometry.layout`) gives each cell a bit of
+**The layout** (:func:`stargtp.engine.star.geometry.layout`) gives each cell a bit of
 a hexagonal grid, so adjacency is six constant shifts.
 
 **The fill.** Each empty cell is black or white with one random bit, then a
@@ -23,8 +23,8 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.colour import BLACK, WHITE
-from engine.star.geometry import Layout, layout
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star.geometry import Layout, layout
 
 
 class FullBoardScore(NamedTuple):
@@ -317,6 +317,6 @@ def answers(black: int, white: int, to_move: int, last: int, lay: Layout) -> tup
 
 
 def random_playout(position, rng: random.Random, komi: float = 0.0) -> PlayoutResult:
-    """A random playout from a :class:`engine.star.Position`."""
+    """A random playout from a :class:`stargtp.engine.star.Position`."""
     return playout_bits(position.black_bits, position.white_bits, position.to_move,
                         layout(position.rings), rng, komi)

@@ -2,7 +2,7 @@
 
 One mutable object per game, in the style of python-chess's ``Board``:
 :meth:`Position.play` records the move and :meth:`Position.undo` takes it back
-exactly. Every illegal input raises :class:`engine.errors.IllegalMove` before
+exactly. Every illegal input raises :class:`stargtp.engine.errors.IllegalMove` before
 anything changes.
 
 >>> p = Position(4)
@@ -15,11 +15,11 @@ anything changes.
 
 from __future__ import annotations
 
-from engine.colour import BLACK, EMPTY, WHITE, opponent
-from engine.errors import CannotUndo, IllegalMove
-from engine.star.geometry import Geometry, geometry
-from engine.star.geometry import layout
-from engine.star.diagram import text_picture
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
+from stargtp.engine.errors import CannotUndo, IllegalMove
+from stargtp.engine.star.geometry import Geometry, geometry
+from stargtp.engine.star.geometry import layout
+from stargtp.engine.star.diagram import text_picture
 
 PASS = -1
 """The pass move."""
@@ -40,7 +40,7 @@ class Position:
         self.history: list[tuple[int, int]] = []
         """``(colour, move)`` pairs in the order played; ``move`` is a cell or PASS."""
         self.black_bits = 0
-        """Black's stones as a bitboard of :func:`engine.star.geometry.layout`."""
+        """Black's stones as a bitboard of :func:`stargtp.engine.star.geometry.layout`."""
         self.white_bits = 0
         self._bit_of = layout(rings).bit_of
         self._empty_count = self.geometry.cell_count
@@ -132,8 +132,8 @@ class Position:
 
     def winner(self) -> int | None:
         """The winner by the conventional score with no komi (quark tie-break);
-        for the protocol's komi use :func:`engine.star.scoring.score`."""
-        from engine.star.scoring import score
+        for the protocol's komi use :func:`stargtp.engine.star.scoring.score`."""
+        from stargtp.engine.star.scoring import score
 
         return score(self).winner
 
@@ -169,7 +169,7 @@ class Position:
 
     def render_text(self) -> str:
         """The board in its true shape for humans (see
-        :func:`engine.star.diagram.text_picture`: labels on empty cells, `` X ``
+        :func:`stargtp.engine.star.diagram.text_picture`: labels on empty cells, `` X ``
         black, `` O `` white, ``[X]`` the last move), then who is to move."""
         lines = text_picture(self)
         lines.append(f"to move: {'black (X)' if self.to_move == BLACK else 'white (O)'}"

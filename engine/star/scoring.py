@@ -13,9 +13,9 @@ colour, that colour owns its pericells and quarks. Then per colour:
 * Schmittberger ``conv(c) - conv(opp)``.
 
 This is the plain, readable scorer. The playout has a faster one for full
-boards (:mod:`engine.star.playout`); the tests check that they agree.
+boards (:mod:`stargtp.engine.star.playout`); the tests check that they agree.
 
->>> from engine.star.position import Position
+>>> from stargtp.engine.star.position import Position
 >>> s = score(Position(4))
 >>> s.margin, s.winner, s.gtp_result()
 (0.0, None, '0')
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.colour import BLACK, WHITE, opponent
-from engine.numbers import format_number
+from stargtp.engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.numbers import format_number
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def _components(cells: list[int], member: list[bool], neighbours) -> list[list[i
 
 
 def score(position, komi: float = 0.0) -> Score:
-    """Score ``position`` (an :class:`engine.star.Position`) with the region rule."""
+    """Score ``position`` (an :class:`stargtp.engine.star.Position`) with the region rule."""
     geo = position.geometry
     board = position.board
     neighbours = geo.neighbours
@@ -256,7 +256,7 @@ def is_settled(position) -> bool:
     no two stars joined, and the region stays that star's. (A conservative
     test: some settled positions are not recognised, none is wrongly.)
 
-    >>> from engine.star.position import Position
+    >>> from stargtp.engine.star.position import Position
     >>> is_settled(Position(3))
     False
     """

@@ -26,7 +26,7 @@ refused in every node, since a *Star position is only ever played; every move
 must be legal (no move after the game is over); a bad ``SZ`` or ``KM`` is
 refused. Every failure is an :class:`SgfError` (a GameError) saying why.
 
->>> from engine.star.position import Position
+>>> from stargtp.engine.star.position import Position
 >>> p = Position(3); p.play(p.parse_move("S31")); p.play(PASS)
 >>> print(write_sgf(p), end="")
 (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]
@@ -45,12 +45,12 @@ from decimal import Decimal
 
 # The SGF syntax (the main-line parser, value unescaping) and its error are
 # game-neutral; they live with the Amazons records, which came first.
-from engine.colour import BLACK, WHITE
-from engine.errors import IllegalMove
-from engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
-from engine.star.geometry import MAX_RINGS, MIN_RINGS
-from engine.star.position import PASS, Position
-from engine.star.scoring import score
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import IllegalMove
+from stargtp.engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
+from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS
+from stargtp.engine.star.position import PASS, Position
+from stargtp.engine.star.scoring import score
 
 __all__ = ["GM_NUMBER", "SgfError", "read_sgf", "write_sgf", "record_komi", "move_to_sgf",
            "move_from_sgf", "format_komi"]

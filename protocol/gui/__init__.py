@@ -1,11 +1,11 @@
 """``stargtp gui``: *Star and the Amazons in the browser.
 
-:mod:`protocol.gui.bridge` serves the page (``static/``) and bridges it to
+:mod:`stargtp.protocol.gui.bridge` serves the page (``static/``) and bridges it to
 protocol sessions over HTTP (docs/protocol.md, "HTTP bridge");
-:mod:`protocol.gui.http` reads and writes HTTP/1.1; :mod:`protocol.gui.cli`
+:mod:`stargtp.protocol.gui.http` reads and writes HTTP/1.1; :mod:`stargtp.protocol.gui.cli`
 is the command line.
 """
 
-from protocol.gui.cli import add_arguments, run
+from stargtp.protocol.gui.cli import add_arguments, run
 
 __all__ = ["add_arguments", "run"]

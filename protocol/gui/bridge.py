@@ -1,8 +1,8 @@
 """The HTTP bridge of ``stargtp gui``: the browser page's way to the engine.
 
 Each page opens a session (``POST /session``): a
-:class:`~protocol.server.session.Session`, the same class every TCP
-connection gets, run by a :class:`~protocol.server.conversation.Conversation`
+:class:`~stargtp.protocol.server.session.Session`, the same class every TCP
+connection gets, run by a :class:`~stargtp.protocol.server.conversation.Conversation`
 exactly as over TCP. ``POST /gtp`` feeds it command lines and answers with
 the bytes the session answered to them; ``GET /events`` streams the lines of
 a running analysis as server-sent events; ``POST /close`` ends the session.
@@ -10,7 +10,7 @@ docs/protocol.md ("HTTP bridge") documents every route.
 
 How the answers of one conversation are cut into HTTP responses: each POST
 counts the lines of its body that will get a response (those that are not
-blank or comments, as :func:`protocol.framing.parse_line` reads them) and
+blank or comments, as :func:`stargtp.protocol.framing.parse_line` reads them) and
 queues itself as a :class:`_Reply`. The conversation answers lines in order,
 each response ending with its blank line, so its output is handed to the
 oldest waiting reply, response by response, until that reply has all of
@@ -38,13 +38,13 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from protocol.framing import MAX_LINE_BYTES, Command, LineSplitter, TooLongLine, parse_line
-from protocol.gui.http import (HttpError, Request, RequestReader, error_response,
-                               linger_and_close, response, response_head)
-from protocol.server.commands import STREAMING
-from protocol.server.conversation import Conversation
-from protocol.server.session import Session, SessionConfig
-from protocol.server.tcp import DEFAULT_IDLE_SECONDS, serve_until_signalled
+from stargtp.protocol.framing import MAX_LINE_BYTES, Command, LineSplitter, TooLongLine, parse_line
+from stargtp.protocol.gui.http import (HttpError, Request, RequestReader, error_response,
+                                       linger_and_close, response, response_head)
+from stargtp.protocol.server.commands import STREAMING
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.session import Session, SessionConfig
+from stargtp.protocol.server.tcp import DEFAULT_IDLE_SECONDS, serve_until_signalled
 
 log = logging.getLogger(__name__)
 

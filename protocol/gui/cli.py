@@ -6,9 +6,9 @@ import argparse
 import asyncio
 import sys
 
-from protocol.cli import positive_int
-from protocol.gui.bridge import DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serve_gui
-from protocol.server.serve import add_engine_arguments, check_idle_timeout, engine_config_from_args
+from stargtp.protocol.cli import positive_int
+from stargtp.protocol.gui.bridge import DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serve_gui
+from stargtp.protocol.server.serve import add_engine_arguments, check_idle_timeout, engine_config_from_args
 
 
 def port_number(text: str) -> int:

@@ -8,7 +8,7 @@ are refused: nothing the bridge serves needs them). Anything else is an
 :class:`HttpError` whose status and one-line message go back to the client.
 Keep-alive is HTTP/1.1's default; ``Expect: 100-continue`` is honoured.
 
-Nothing here knows the bridge's routes (:mod:`protocol.gui.bridge`).
+Nothing here knows the bridge's routes (:mod:`stargtp.protocol.gui.bridge`).
 """
 
 from __future__ import annotations

@@ -6,12 +6,12 @@ travel as a single protocol response line). Every meaningful element carries
 a ``class`` (and a ``data-cell`` / ``data-square`` naming its point), so
 programs and tests can find them; docs/pictures.md lists the classes.
 
-Each game's drawing is in its own module (:mod:`protocol.pictures.star`,
-:mod:`protocol.pictures.amazons`), on the shared primitives of
-:mod:`protocol.pictures.svg`; :data:`DRAWINGS` is the one table that finds a
+Each game's drawing is in its own module (:mod:`stargtp.protocol.pictures.star`,
+:mod:`stargtp.protocol.pictures.amazons`), on the shared primitives of
+:mod:`stargtp.protocol.pictures.svg`; :data:`DRAWINGS` is the one table that finds a
 game's drawing by the game's name.
 
->>> from engine.star import Position
+>>> from stargtp.engine.star import Position
 >>> text = position_svg(Position(3))
 >>> text.startswith("<svg") and "\\n" not in text
 True
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.colour import colour_name
-from protocol.pictures import amazons, star
-from protocol.pictures.svg import Drawing
+from stargtp.engine.colour import colour_name
+from stargtp.protocol.pictures import amazons, star
+from stargtp.protocol.pictures.svg import Drawing
 
 DRAWINGS: dict[str, Drawing] = {
     "star": star.DRAWING,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.colour import BLACK, WHITE, colour_name
-from protocol.pictures.svg import (
+from stargtp.engine.colour import BLACK, WHITE, colour_name
+from stargtp.protocol.pictures.svg import (
     LAST_MOVE,
     STONE_EDGE,
     STONE_FILL,
@@ -40,7 +40,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
     """The SVG picture of an Amazons position: ``labels`` adds the file and rank
     names around the board, ``last_move`` highlights the last move, ``marks``
     outlines extra moves (each a Move: from, to and arrow squares)."""
-    from engine.amazons.geometry import ARROW
+    from stargtp.engine.amazons.geometry import ARROW
 
     geo = position.geometry
     size = geo.size
@@ -159,7 +159,7 @@ def geometry_json(size: int, unit: float = 40.0) -> dict:
     >>> geometry_json(6)["squares"][0]
     {'name': 'a1', 'column': 0, 'row': 0, 'x': 20.0, 'y': 220.0}
     """
-    from engine.amazons.geometry import geometry
+    from stargtp.engine.amazons.geometry import geometry
 
     geo = geometry(size)
     squares = [{"name": geo.names[s], "column": geo.column(s), "row": geo.row(s),
@@ -176,7 +176,7 @@ def geometry_json(size: int, unit: float = 40.0) -> dict:
 def contents_json(position) -> dict:
     """The board's pieces: ``{"black": [...], "white": [...], "arrows": [...]}``,
     square names in board order."""
-    from engine.amazons.geometry import ARROW
+    from stargtp.engine.amazons.geometry import ARROW
 
     names = position.geometry.names
     board = position.board

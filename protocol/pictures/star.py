@@ -4,14 +4,14 @@ Ring ``k`` is drawn as a regular pentagon of radius ``k`` with its corners on
 the five arm directions (``*`` at the top, then ``S T A R`` clockwise); a cell
 at offset ``y`` of arm ``s`` sits ``y/k`` of the way along the pentagon edge
 from corner ``s`` to corner ``s+1``. The lattice edges come from
-:attr:`engine.star.Geometry.neighbours`, so the picture cannot disagree with
+:attr:`stargtp.engine.star.Geometry.neighbours`, so the picture cannot disagree with
 the rules core; ring 1's diagonals form the central star bridge, which is
 filled. With ``stars=True`` (the default) the position is scored: each
 star's stones are joined by bonds, its owned pericells get a band outside the
 perimeter in its colour, dead stones are faded and crossed, and each of the
 five quarks is marked with a diamond filled in its owner's colour.
 
-Cells stand where :func:`engine.star.diagram.star_layout` puts them, as
+Cells stand where :func:`stargtp.engine.star.diagram.star_layout` puts them, as
 on the console's terminal board and in ``showboard``.
 """
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from engine.colour import BLACK, EMPTY, WHITE, colour_name
-from engine.star.diagram import corner_point, star_layout
-from protocol.pictures.svg import (
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
+from stargtp.engine.star.diagram import corner_point, star_layout
+from stargtp.protocol.pictures.svg import (
     LAST_MOVE,
     STONE_EDGE,
     STONE_FILL,
@@ -270,7 +270,7 @@ def geometry_json(rings: int, unit: float = 36.0) -> dict:
     >>> len(data["cells"]), data["cells"][0]["label"], data["cells"][0]["neighbours"][:3]
     (15, '*10', ['S10', 'T10', 'A10'])
     """
-    from engine.star import geometry
+    from stargtp.engine.star import geometry
 
     geo = geometry(rings)
     layout = star_layout(rings)

@@ -1,7 +1,7 @@
 """What every game's picture shares: a tiny SVG writer (coordinates,
 escaping, elements), the document around a drawing, the caption under it,
 the stone colours, and :class:`Drawing`, what a game's picture module
-offers to the table in :mod:`protocol.pictures`.
+offers to the table in :mod:`stargtp.protocol.pictures`.
 
 >>> number(1.005), number(-0.001), number(2.5)
 ('1', '0', '2.5')
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.colour import BLACK, WHITE
+from stargtp.engine.colour import BLACK, WHITE
 
 STONE_FILL = {BLACK: "#1b1b1b", WHITE: "#fafafa"}
 STONE_EDGE = {BLACK: "#000000", WHITE: "#3a3a3a"}
@@ -26,7 +26,7 @@ CAPTION_FILL = "#333333"
 
 @dataclass(frozen=True)
 class Drawing:
-    """One game's picture, as the table of :mod:`protocol.pictures` holds it."""
+    """One game's picture, as the table of :mod:`stargtp.protocol.pictures` holds it."""
 
     draw: Callable[..., str]
     """``(position, **options) -> str``: the SVG document, on one line."""

@@ -12,13 +12,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import parse_colour
-from protocol.registry import syntax_error
-from protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int
-from protocol.server.workers import SearchReply
+from stargtp.engine.colour import parse_colour
+from stargtp.protocol.registry import syntax_error
+from stargtp.protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int
+from stargtp.protocol.server.workers import SearchReply
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session, Stream
+    from stargtp.protocol.server.session import Session, Stream
 
 
 LCB_Z = 1.96

@@ -1,5 +1,5 @@
 """Reading command arguments: counts, integers, numbers, colours. Every
-failure is a ``syntax error: ...`` (:func:`protocol.registry.syntax_error`).
+failure is a ``syntax error: ...`` (:func:`stargtp.protocol.registry.syntax_error`).
 
 >>> parse_int("+7"), parse_number("1e2"), expect_count(("b",), 1)
 (7, 100.0, None)
@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import re
 
-from engine.colour import parse_colour
-from protocol.registry import syntax_error
+from stargtp.engine.colour import parse_colour
+from stargtp.protocol.registry import syntax_error
 
 Args = tuple[str, ...]
 """A command's arguments, as the framing split them."""

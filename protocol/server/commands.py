@@ -2,7 +2,7 @@
 
 Every handler is ``handler(session, args) -> str`` (or a coroutine for the
 commands that search; a streaming one also takes the
-:class:`~protocol.server.session.Stream` it writes to). It raises
+:class:`~stargtp.protocol.server.session.Stream` it writes to). It raises
 :class:`GtpError` (or an engine error, which the registry maps to its
 standard text) and changes nothing when it fails. :data:`COMMANDS` lists them
 all; docs/protocol.md documents each one.
@@ -18,23 +18,23 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import colour_name
-from engine.errors import GameError
-from engine.games import GAME_LIST, games, read_record
-from protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
-from protocol.registry import CommandRegistry, GtpError, syntax_error
-from protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, kata_analyze,
-                                      lz_analyze)
-from protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
-                                       parse_colour_arg, parse_int, parse_number)
-from protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
-from protocol.server.views import stargtp_geometry, stargtp_position
+from stargtp.engine.colour import colour_name
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import GAME_LIST, games, read_record
+from stargtp.protocol import __version__
+from stargtp.protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
+from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error
+from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, kata_analyze,
+                                              lz_analyze)
+from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
+                                               parse_colour_arg, parse_int, parse_number)
+from stargtp.protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
+from stargtp.protocol.server.views import stargtp_geometry, stargtp_position
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session
+    from stargtp.protocol.server.session import Session
 
 
 ENGINE_NAME = "stargtp"
@@ -44,10 +44,7 @@ MAX_PERFT_DEPTH = 1000
 
 
 def engine_version() -> str:
-    try:
-        return metadata.version("stargtp")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 # -- the required commands -------------------------------------------------------
@@ -241,7 +238,7 @@ def printsgf(session: Session, args: Args) -> str:
 async def loadsgf(session: Session, args: Args) -> str:
     """Load an SGF file (switching to the game it records), optionally only up
     to the position before move ``N``. The one command that reads the file
-    system, under the session's file policy (:mod:`protocol.server.files`);
+    system, under the session's file policy (:mod:`stargtp.protocol.server.files`);
     it never writes. The file is read off the event loop."""
     expect_count(args, 1, 2)
     before = parse_int(args[1], minimum=1) if len(args) == 2 else None
@@ -280,7 +277,7 @@ def _adopt_record(session: Session, text: str, before: int | None) -> None:
 def svg(session: Session, args: Args) -> str:
     """The current position as an SVG picture, on one line."""
     expect_count(args, 0)
-    from protocol.pictures import position_svg
+    from stargtp.protocol.pictures import position_svg
 
     return position_svg(session.state.position)
 
@@ -295,7 +292,7 @@ async def stargtp_param(session: Session, args: Args) -> str:
         if args[0] not in values:
             raise GtpError(f"unknown parameter {args[0]}")
         return values[args[0]]
-    from protocol.server.session import UnknownParameter
+    from stargtp.protocol.server.session import UnknownParameter
 
     try:
         await session.search.set_parameter(args[0], args[1])
@@ -376,7 +373,7 @@ def _owners(command_name: str) -> tuple[str, ...]:
     """The games a command works in: those whose descriptor declares it, or
     for the picture commands those that have a picture; empty for every game."""
     if command_name in PICTURE_COMMANDS:
-        from protocol.pictures import DRAWINGS
+        from stargtp.protocol.pictures import DRAWINGS
 
         return tuple(game.name for game in GAME_LIST if game.name in DRAWINGS)
     return tuple(game.name for game in GAME_LIST if command_name in game.commands)

@@ -1,11 +1,11 @@
 """One session over one byte stream: lines in, responses out, in order.
 
 A :class:`Conversation` turns a byte stream into lines and runs them against
-one :class:`~protocol.server.session.Session`: in input order, one at a time,
+one :class:`~stargtp.protocol.server.session.Session`: in input order, one at a time,
 while still reading, so that ``# interrupt`` reaches a running search. It is
-also the session's :class:`~protocol.server.session.Client`: streaming
+also the session's :class:`~stargtp.protocol.server.session.Client`: streaming
 commands write through it and ask it whether input is waiting. Transports
-(:mod:`protocol.server.stdio`, :mod:`protocol.server.tcp`) only move bytes.
+(:mod:`stargtp.protocol.server.stdio`, :mod:`stargtp.protocol.server.tcp`) only move bytes.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from protocol.framing import Line, LineSplitter, is_interrupt
-from protocol.server.session import Session
+from stargtp.protocol.framing import Line, LineSplitter, is_interrupt
+from stargtp.protocol.server.session import Session
 
 MAX_PENDING_LINES = 10_000
 """Lines queued behind a running command before reading pauses: a client that

@@ -39,7 +39,7 @@ def resolve(path: str, read_files: bool, file_dir: str | None) -> str:
     >>> resolve("a.sgf", False, None)
     Traceback (most recent call last):
     ...
-    protocol.server.files.FileRefused: reading files is disabled on this connection (stargtp serve --tcp allows it with --file-dir DIR; stargtp-loadsgf-text takes a record as text)
+    stargtp.protocol.server.files.FileRefused: reading files is disabled on this connection (stargtp serve --tcp allows it with --file-dir DIR; stargtp-loadsgf-text takes a record as text)
     """
     if not read_files:
         raise FileRefused("reading files is disabled on this connection"

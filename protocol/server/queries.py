@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import GameError
-from engine.numbers import format_number
-from protocol.registry import syntax_error
-from protocol.server.arguments import Args, expect_count, parse_colour_arg
+from stargtp.engine.errors import GameError
+from stargtp.engine.numbers import format_number
+from stargtp.protocol.registry import syntax_error
+from stargtp.protocol.server.arguments import Args, expect_count, parse_colour_arg
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session
+    from stargtp.protocol.server.session import Session
 
 
 _SEPARATOR = re.compile(r"(?<=[0-9A-Za-z])([^0-9A-Za-z]+)(?=[0-9A-Za-z])")

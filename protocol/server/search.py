@@ -2,7 +2,7 @@
 the searches commands ask for (genmove, lz-analyze, perft).
 
 The second of a session's three parts. It reads the game state
-(:class:`~protocol.server.state.GtpState`) and sends the workers snapshots of
+(:class:`~stargtp.protocol.server.state.GtpState`) and sends the workers snapshots of
 it; it never parses a command line.
 """
 
@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine.errors import IllegalMove
-from engine.players import check_plays, make_player
-from engine.search import Limits
-from protocol.registry import GtpError
-from protocol.server.state import GtpState
-from protocol.server.workers import (
+from stargtp.engine.errors import IllegalMove
+from stargtp.engine.players import check_plays, make_player
+from stargtp.engine.search import Limits
+from stargtp.protocol.registry import GtpError
+from stargtp.protocol.server.state import GtpState
+from stargtp.protocol.server.workers import (
     GameState,
     PerftRequest,
     SearchInterrupted,
@@ -81,7 +81,7 @@ class UnknownParameter(ValueError):
 
 class StreamSink(Protocol):
     """What a streaming search writes to and listens to (see
-    :class:`protocol.server.session.Stream`)."""
+    :class:`stargtp.protocol.server.session.Stream`)."""
 
     started: bool
 

@@ -1,11 +1,11 @@
 """``stargtp serve``: the protocol server's command line.
 
-Without ``--tcp`` one session runs on stdin/stdout (:mod:`protocol.server.stdio`);
-with it, every TCP connection gets its own (:mod:`protocol.server.tcp`).
+Without ``--tcp`` one session runs on stdin/stdout (:mod:`stargtp.protocol.server.stdio`);
+with it, every TCP connection gets its own (:mod:`stargtp.protocol.server.tcp`).
 
 The engine options (:func:`add_engine_arguments`, read back by
 :func:`engine_config_from_args`) are also ``stargtp gui``'s
-(:mod:`protocol.gui.cli`): one definition for both commands.
+(:mod:`stargtp.protocol.gui.cli`): one definition for both commands.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import os
 import sys
 from dataclasses import replace
 
-from engine.errors import GameError
-from engine.games import GAME_LIST, games, new_position
-from engine.players import check_plays, make_player, players
-from protocol.server.session import SessionConfig, default_player
-from protocol.server.stdio import serve_stdio
-from protocol.server.tcp import (DEFAULT_HOST, DEFAULT_IDLE_SECONDS, DEFAULT_MAX_CONNECTIONS,
-                                 serve_tcp)
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import GAME_LIST, games, new_position
+from stargtp.engine.players import check_plays, make_player, players
+from stargtp.protocol.server.session import SessionConfig, default_player
+from stargtp.protocol.server.stdio import serve_stdio
+from stargtp.protocol.server.tcp import (DEFAULT_HOST, DEFAULT_IDLE_SECONDS, DEFAULT_MAX_CONNECTIONS,
+                                         serve_tcp)
 
 
 def parse_address(text: str) -> tuple[str, int]:

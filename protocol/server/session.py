@@ -2,8 +2,8 @@
 against its game state and its search service.
 
 A session is three parts, as gomill splits its engine: the game state
-(:class:`~protocol.server.state.GtpState`: position, komi, clock), the search
-service (:class:`~protocol.server.search.SearchService`: settings, workers,
+(:class:`~stargtp.protocol.server.state.GtpState`: position, komi, clock), the search
+service (:class:`~stargtp.protocol.server.search.SearchService`: settings, workers,
 genmove, analysis, perft), and this dispatcher (the command registry,
 :meth:`Session.execute`, interrupts and streaming).
 
@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from protocol.framing import (
+from stargtp.protocol.framing import (
     BadLine,
     Line,
     TooLongLine,
@@ -30,9 +30,9 @@ from protocol.framing import (
     parse_line,
     too_long_failure,
 )
-from protocol.registry import CommandRegistry, GtpError, failure_message
-from protocol.server import commands, files
-from protocol.server.search import (
+from stargtp.protocol.registry import CommandRegistry, GtpError, failure_message
+from stargtp.protocol.server import commands, files
+from stargtp.protocol.server.search import (
     MANAGED_PARAMS,
     SearchService,
     SessionConfig,
@@ -40,7 +40,7 @@ from protocol.server.search import (
     check_player,
     default_player,
 )
-from protocol.server.state import GtpState
+from stargtp.protocol.server.state import GtpState
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +237,7 @@ class Session:
 
     async def read_file(self, path: str) -> bytes:
         """The bytes of a file a file command names, read off the event loop
-        under the session's file policy (:mod:`protocol.server.files`); GtpError
+        under the session's file policy (:mod:`stargtp.protocol.server.files`); GtpError
         ``cannot load file: reason`` if it is refused or unreadable."""
         read_files, file_dir = self.files
         loop = asyncio.get_running_loop()

@@ -2,7 +2,7 @@
 
 The first of a session's three parts (as gomill splits its engine): this one
 knows nothing of searching or of command lines. Commands read and change it;
-the search service receives a :class:`~protocol.server.workers.GameState`
+the search service receives a :class:`~stargtp.protocol.server.workers.GameState`
 snapshot of it.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.games import new_position
-from protocol.clock import Clock
-from protocol.server.workers import GameState
+from stargtp.engine.games import new_position
+from stargtp.protocol.clock import Clock
+from stargtp.protocol.server.workers import GameState
 
 
 class GtpState:

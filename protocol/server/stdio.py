@@ -14,9 +14,9 @@ import sys
 import threading
 from typing import BinaryIO
 
-from protocol.server.conversation import Conversation
-from protocol.server.session import Session, SessionConfig
-from protocol.signals import add_signal_handlers, remove_signal_handlers
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.session import Session, SessionConfig
+from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 
 
 class _PipeReader(asyncio.Protocol):

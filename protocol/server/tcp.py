@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from protocol.framing import format_failure
-from protocol.server.conversation import Conversation
-from protocol.server.session import Session, SessionConfig
-from protocol.server.workers import start_process_server
-from protocol.signals import add_signal_handlers, remove_signal_handlers
+from stargtp.protocol.framing import format_failure
+from stargtp.protocol.server.conversation import Conversation
+from stargtp.protocol.server.session import Session, SessionConfig
+from stargtp.protocol.server.workers import start_process_server
+from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ protocol alone, each answer one line of JSON (docs/protocol.md documents both).
   score breakdown (``null`` while the game cannot be scored).
 
 Like every command they are game-agnostic: what a game's board looks like
-comes from :data:`protocol.pictures.DRAWINGS`, looked up by the game's
+comes from :data:`stargtp.protocol.pictures.DRAWINGS`, looked up by the game's
 name, and everything else from the position API and the game's descriptor.
 They work in the games of that table only (the dispatcher answers
 ``? stargtp-geometry is only available for ...`` elsewhere), and never
@@ -23,12 +23,12 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.colour import colour_name
-from engine.errors import GameError
-from protocol.server.arguments import Args, expect_count
+from stargtp.engine.colour import colour_name
+from stargtp.engine.errors import GameError
+from stargtp.protocol.server.arguments import Args, expect_count
 
 if TYPE_CHECKING:
-    from protocol.server.session import Session
+    from stargtp.protocol.server.session import Session
 
 
 def to_json(data: Any) -> str:
@@ -40,14 +40,14 @@ def to_json(data: Any) -> str:
 def geometry_text(game: str, size: int) -> str:
     """The ``stargtp-geometry`` answer for a game and size (it depends on
     nothing else, so it is built once)."""
-    from protocol.pictures import DRAWINGS
+    from stargtp.protocol.pictures import DRAWINGS
 
     return to_json({"game": game, "size": size, **DRAWINGS[game].geometry(size)})
 
 
 def position_data(position: Any, komi: float) -> dict[str, Any]:
     """The ``stargtp-position`` answer as JSON-ready data."""
-    from protocol.pictures import DRAWINGS
+    from stargtp.protocol.pictures import DRAWINGS
 
     try:
         report = position.rules.score(position, komi)

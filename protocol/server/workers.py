@@ -25,14 +25,15 @@ import multiprocessing.connection
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.games import registered_games
-from engine.search import Limits
+from stargtp.engine.games import registered_games
+from stargtp.engine.search import Limits
 
 Log = Callable[[str], None]
 
@@ -164,7 +165,7 @@ class _WorkerGame:
         self.moves: list[tuple[int, str]] = []
 
     def sync(self, state: GameState) -> Any:
-        from engine.games import find_game
+        from stargtp.engine.games import find_game
 
         position = self.position
         if position is None or (position.game, position.size, self.setup) != state.start:
@@ -197,7 +198,7 @@ class _WorkerGame:
 
 def _search(player: Any, game: _WorkerGame, request: SearchRequest, stop: Any,
             seed: int | None, player_name: str, params: dict[str, str]) -> SearchReply:
-    from engine.players import make_player
+    from stargtp.engine.players import make_player
 
     position = game.sync(request.state)
     if request.deterministic:
@@ -239,8 +240,8 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
     except OSError:
         pass
     sys.stdout = sys.stderr
-    from engine.games import adopt_games
-    from engine.players import make_player
+    from stargtp.engine.games import adopt_games
+    from stargtp.engine.players import make_player
 
     try:
         adopt_games(games or [])
@@ -279,24 +280,54 @@ def worker_main(conn: multiprocessing.connection.Connection, stop: Any, player_n
 # -- the session side ------------------------------------------------------------
 
 
+PRELOAD = ["stargtp.engine.games", "stargtp.engine.search", "stargtp.protocol.server.workers"]
+"""What the forkserver imports once, so that a new worker costs a fork, not a
+Python start-up with every engine import."""
+
+_start_lock = threading.Lock()
+
+
 def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        # Workers fork from a server that has already imported the engine, so a
-        # new worker costs a fork, not a Python start-up.
-        context.set_forkserver_preload(["engine.games", "engine.search", "protocol.server.workers"])
+        context.set_forkserver_preload(PRELOAD)
+        _ensure_forkserver()
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _ensure_forkserver() -> None:
+    """Start the forkserver, if it is not running, without the working
+    directory on its ``sys.path``.
+
+    multiprocessing starts it as ``python -c ...``, which puts the current
+    folder first on ``sys.path``, and (up to Python 3.11) imports the preload
+    modules before anything else: a folder holding a package named like ours
+    would be imported instead of the installed one, in the forkserver and in
+    every worker forked from it. ``PYTHONSAFEPATH`` (Python 3.11) tells that
+    interpreter not to prepend the folder; it is set only while the server
+    starts, so that the engines a match starts keep Python's usual path.
+    Spawned processes need nothing: they take the parent's ``sys.path``
+    before they import anything of ours."""
+    import multiprocessing.forkserver
+
+    with _start_lock:
+        saved = os.environ.get("PYTHONSAFEPATH")
+        os.environ["PYTHONSAFEPATH"] = "1"
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            if saved is None:
+                del os.environ["PYTHONSAFEPATH"]
+            else:
+                os.environ["PYTHONSAFEPATH"] = saved
 
 
 def start_process_server() -> None:
     """Start the forkserver now (blocking: run it in a thread), so that the
     first worker of the first session costs a fork, not a Python start-up
     with every engine import. Does nothing where workers are spawned."""
-    if _context().get_start_method() == "forkserver":
-        import multiprocessing.forkserver
-
-        multiprocessing.forkserver.ensure_running()
+    _context()
 
 
 class _Worker:
@@ -585,13 +616,13 @@ class WorkerPool:
 
 def merge_results(replies: list[SearchReply]) -> SearchReply:
     """Combine the answers of several workers searching the same position,
-    with the engine's root-parallel merge (:func:`engine.search.parallel.merge_results`):
+    with the engine's root-parallel merge (:func:`stargtp.engine.search.parallel.merge_results`):
     visits summed per move, the most visited move chosen. Moves are compared as
     text, which names a move uniquely in every game."""
     if len(replies) == 1:
         return replies[0]
-    from engine.search.base import SearchResult
-    from engine.search.parallel import merge_results as merge_search_results
+    from stargtp.engine.search.base import SearchResult
+    from stargtp.engine.search.parallel import merge_results as merge_search_results
 
     merged = merge_search_results([
         SearchResult(move=r.move, playouts=r.playouts, winrate=r.winrate, pv=list(r.pv), root=dict(r.root))

@@ -2,7 +2,7 @@
 
 Measures, from the empty board: random playouts per second, UCT tree
 iterations per second (one process), and with ``--workers N`` the iterations
-per second of the server's worker pool (:class:`protocol.server.workers.WorkerPool`,
+per second of the server's worker pool (:class:`stargtp.protocol.server.workers.WorkerPool`,
 the root-parallel search ``stargtp serve --workers N`` runs) with N worker
 processes against one with one, measured in the same run, alternating, so
 that both see the same machine load. A pool's start-up is not timed; a
@@ -31,12 +31,12 @@ import statistics
 import time
 from typing import Any
 
-from engine.errors import GameError
-from engine.games import find_game, games, new_position
-from engine.players import make_player, players
-from engine.search import Limits
-from protocol.cli import OptionError, finite_float, positive_int, report_option_error
-from protocol.server.workers import GameState, SearchRequest, WorkerError, WorkerPool
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game, games, new_position
+from stargtp.engine.players import make_player, players
+from stargtp.engine.search import Limits
+from stargtp.protocol.cli import OptionError, finite_float, positive_int, report_option_error
+from stargtp.protocol.server.workers import GameState, SearchRequest, WorkerError, WorkerPool
 
 logger = logging.getLogger(__name__)
 

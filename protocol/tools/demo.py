@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import random
 
-from engine.colour import BLACK, WHITE
-from engine.errors import GameError
-from engine.star import Position, score
-from protocol.cli import OptionError, finite_float, report_option_error
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import GameError
+from stargtp.engine.star import Position, score
+from stargtp.protocol.cli import OptionError, finite_float, report_option_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ A record is one of:
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
 * an SGF file of a game that has records, or a collection of them (the match
   runner's records file: ``--record`` picks a game by number or its ``GN``) (*Star, ``GM[2004]``; the Amazons,
-  ``GM[18]``), read by the game its ``GM`` names (:func:`engine.games.read_record`);
+  ``GM[18]``), read by the game its ``GM`` names (:func:`stargtp.engine.games.read_record`);
   its ``RE`` is the recorded result and its ``KM`` the komi of the caption;
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
   ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
@@ -18,7 +18,7 @@ SGF ``KM``, a results file's ``komi``), else 0.
 
 The picture is the final position, or the one after ``--move N`` moves; with
 ``--series DIR`` one picture per move is written, from the empty board on.
-The drawing itself is :func:`protocol.pictures.position_svg`.
+The drawing itself is :func:`stargtp.protocol.pictures.position_svg`.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from engine.colour import parse_colour
-from engine.errors import GameError
-from engine.games import games, new_position
-from engine.games import read_record as read_sgf_record
-from engine.sgf import game_trees
-from protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
-from protocol.pictures import Drawing, describe, drawing_for, position_svg
+from stargtp.engine.colour import parse_colour
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import games, new_position
+from stargtp.engine.games import read_record as read_sgf_record
+from stargtp.engine.sgf import game_trees
+from stargtp.protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
+from stargtp.protocol.pictures import Drawing, describe, drawing_for, position_svg
 
 logger = logging.getLogger(__name__)
 

@@ -32,13 +32,10 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from engine.colour import parse_colour  # noqa: E402
-from engine.errors import GameError  # noqa: E402
-from engine.games import find_game, games, new_position  # noqa: E402
+from stargtp.engine.colour import parse_colour
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game, games, new_position
 
 MODES = ("random", "illegal", "garbage", "silent", "slow", "die", "close", "error", "huge",
          "trickle", "resign", "reject", "badscore", "pass", "crlf")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.colour import BLACK, EMPTY, WHITE, colour_name
-from protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
 
 STYLES: dict[str, str] = {
     "hint": HINT_STYLE,
@@ -24,7 +24,7 @@ def amazons_picture(position, *, plain: bool, hint: Any = None) -> Fragments:
     """The Amazons board, rank 1 at the bottom: ``W``/``B`` amazons (blue and
     red in colour), ``x`` arrows; in colour the last move's squares and the
     hint's are highlighted. A status line follows."""
-    from engine.amazons.geometry import ARROW
+    from stargtp.engine.amazons.geometry import ARROW
 
     geo = position.geometry
     size = geo.size

@@ -1,13 +1,13 @@
 """The board on a terminal, whatever the game: :data:`BOARDS` is the one
-table that finds a game's terminal board (:mod:`protocol.tools.console.star`,
-:mod:`protocol.tools.console.amazons`) by the game's name."""
+table that finds a game's terminal board (:mod:`stargtp.protocol.tools.console.star`,
+:mod:`stargtp.protocol.tools.console.amazons`) by the game's name."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.tools.console import amazons, star
-from protocol.tools.console.drawing import Fragments, TerminalBoard
+from stargtp.protocol.tools.console import amazons, star
+from stargtp.protocol.tools.console.drawing import Fragments, TerminalBoard
 
 BOARDS: dict[str, TerminalBoard] = {
     "star": star.BOARD,

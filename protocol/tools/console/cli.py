@@ -11,17 +11,17 @@ import os
 import sys
 from typing import Any
 
-from engine.colour import parse_colour
-from engine.errors import GameError
-from engine.games import find_game, games, new_position
-from engine.players import make_player, players
-from protocol.cli import (OptionError, file_to_write_problem, finite_float, positive_float, positive_int,
-                          report_option_error)
-from protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
-from protocol.tools.console.game import ConsoleError, HumanGame
-from protocol.tools.render import RecordChoiceError, RecordError, read_record
-from protocol.tools.console.raw import RawConsole
-from protocol.tools.console.ui import (
+from stargtp.engine.colour import parse_colour
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game, games, new_position
+from stargtp.engine.players import make_player, players
+from stargtp.protocol.cli import (OptionError, file_to_write_problem, finite_float, positive_float, positive_int,
+                                  report_option_error)
+from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
+from stargtp.protocol.tools.console.game import ConsoleError, HumanGame
+from stargtp.protocol.tools.render import RecordChoiceError, RecordError, read_record
+from stargtp.protocol.tools.console.raw import RawConsole
+from stargtp.protocol.tools.console.ui import (
     DEFAULT_HISTORY,
     HISTORY_ENVIRONMENT,
     LineUI,
@@ -75,8 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def serve_command(args: argparse.Namespace) -> list[str]:
-    """The ``stargtp serve`` command line for a human game's engine."""
-    argv = [sys.executable, "-m", "protocol.cli", "serve", "--game", args.game]
+    """The ``stargtp serve`` command line for a human game's engine: this
+    interpreter with ``-P``, so that ``-m`` does not put the working directory
+    (which may hold a package named like ours) first on ``sys.path``."""
+    argv = [sys.executable, "-P", "-m", "stargtp.protocol.cli", "serve", "--game", args.game]
     if args.size is not None:
         argv += ["--size", str(args.size)]
     for option, value in (("--player", args.player), ("--seed", args.seed),

@@ -1,5 +1,5 @@
 """Tab completion: of the legal moves (each game completes its own, see
-:class:`protocol.tools.console.drawing.TerminalBoard`), and the
+:class:`stargtp.protocol.tools.console.drawing.TerminalBoard`), and the
 prompt_toolkit completer that asks the console for the word at the cursor."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from protocol.tools.console.board import board_for
+from stargtp.protocol.tools.console.board import board_for
 
 
 def move_completions(position: Any, word: str, colour: int | None = None) -> list[str]:

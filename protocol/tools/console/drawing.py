@@ -1,6 +1,6 @@
 """What every game's terminal board shares: prompt_toolkit formatted text,
 style names, and :class:`TerminalBoard`, what a game's console module offers
-to the table in :mod:`protocol.tools.console.board`."""
+to the table in :mod:`stargtp.protocol.tools.console.board`."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ HINT_STYLE = "bg:#2e8b57 #ffffff bold"
 
 @dataclass(frozen=True)
 class TerminalBoard:
-    """One game on a terminal, as the table of :mod:`protocol.tools.console.board` holds it."""
+    """One game on a terminal, as the table of :mod:`stargtp.protocol.tools.console.board` holds it."""
 
     picture: Callable[..., Fragments]
     """``(position, *, plain, columns, rows, hint, komi)``: the board for a

@@ -1,5 +1,5 @@
 """A human against the engine: :class:`HumanGame` speaks the protocol to the
-engine through :class:`protocol.controller.GtpController` and keeps its own
+engine through :class:`stargtp.protocol.controller.GtpController` and keeps its own
 position with the rules core. The human's input is checked there before it
 is sent, the engine's answers are played there (an answer the rules reject
 ends the session: console and engine no longer agree), and the board is drawn
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.colour import colour_name, opponent
-from engine.errors import GameError
-from engine.games import find_game
-from protocol.controller import ControllerError, EngineError, GtpController
-from protocol.tools.console.board import board_for, board_picture
-from protocol.tools.console.completion import matching, move_completions
+from stargtp.engine.colour import colour_name, opponent
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game
+from stargtp.protocol.controller import ControllerError, EngineError, GtpController
+from stargtp.protocol.tools.console.board import board_for, board_picture
+from stargtp.protocol.tools.console.completion import matching, move_completions
 
 NO_LIMIT = 86400.0
 """Seconds allowed for an answer when no timeout is given: a day, i.e. none."""

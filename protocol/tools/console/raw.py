@@ -10,13 +10,13 @@ import logging
 import re
 from typing import Any
 
-from engine.colour import parse_colour
-from engine.errors import GameError
-from engine.games import games, new_position
-from protocol.controller import ControllerError, EngineError, GtpController
-from protocol.tools.console.board import board_picture
-from protocol.tools.console.completion import matching, move_completions
-from protocol.tools.console.game import NO_LIMIT
+from stargtp.engine.colour import parse_colour
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import games, new_position
+from stargtp.protocol.controller import ControllerError, EngineError, GtpController
+from stargtp.protocol.tools.console.board import board_picture
+from stargtp.protocol.tools.console.completion import matching, move_completions
+from stargtp.protocol.tools.console.game import NO_LIMIT
 
 logger = logging.getLogger(__name__)
 

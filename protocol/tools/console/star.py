@@ -1,9 +1,9 @@
 """*Star on a terminal: the board in its true shape, a cell label at each
-cell's place (as :func:`engine.star.diagram.star_layout` puts it), with
+cell's place (as :func:`stargtp.engine.star.diagram.star_layout` puts it), with
 the stars' owned pericells, the quarks, the last move and the hint marked;
 the completion of cell labels; the list of the empty cells.
 
-The board comes in three layouts (:data:`engine.star.diagram.STAR_LAYOUTS`),
+The board comes in three layouts (:data:`stargtp.engine.star.diagram.STAR_LAYOUTS`),
 and the status in a
 line below it or in its empty corners: :func:`choose_star_layout` picks the
 first that fits the terminal, so that the default 10-ring board is whole and
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.colour import BLACK, EMPTY, WHITE, colour_name
-from engine.star.diagram import STAR_LAYOUTS, layout_grid, text_picture
-from protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
+from stargtp.engine.star.diagram import STAR_LAYOUTS, layout_grid, text_picture
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
 
 STYLES: dict[str, str] = {
     "empty": "#8a8a8a",

@@ -11,9 +11,9 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from protocol.tools.console.board import board_styles
-from protocol.tools.console.completion import make_completer
-from protocol.tools.console.drawing import Fragments, plain_text
+from stargtp.protocol.tools.console.board import board_styles
+from stargtp.protocol.tools.console.completion import make_completer
+from stargtp.protocol.tools.console.drawing import Fragments, plain_text
 
 logger = logging.getLogger(__name__)
 

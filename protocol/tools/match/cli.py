@@ -17,22 +17,22 @@ import sys
 from dataclasses import replace
 from typing import TextIO
 
-from engine.errors import GameError
-from engine.games import find_game, games
-from protocol.cli import file_to_write_problem
-from protocol.clock import TimeControl
-from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
-from protocol.stats import Sprt
-from protocol.signals import add_signal_handlers, remove_signal_handlers
-from protocol.tools.match.records import default_records_path, default_sgf_dir
-from protocol.tools.match.page import write_page
-from protocol.tools.match.report import format_summary
-from protocol.tools.match.results import ResultsError, read_results
-from protocol.tools.match.runner import MatchResult, run_match
-from protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
-                                           PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
-                                           has_playouts_placeholder, random_opening, read_engines_file,
-                                           read_openings)
+from stargtp.engine.errors import GameError
+from stargtp.engine.games import find_game, games
+from stargtp.protocol.cli import file_to_write_problem
+from stargtp.protocol.clock import TimeControl
+from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
+from stargtp.protocol.stats import Sprt
+from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
+from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
+from stargtp.protocol.tools.match.page import write_page
+from stargtp.protocol.tools.match.report import format_summary
+from stargtp.protocol.tools.match.results import ResultsError, read_results
+from stargtp.protocol.tools.match.runner import MatchResult, run_match
+from stargtp.protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
+                                                   PLAYOUTS_PLACEHOLDER, ROUND_ROBIN, TOURNAMENTS, EngineEntry, MatchSettings,
+                                                   has_playouts_placeholder, random_opening, read_engines_file,
+                                                   read_openings)
 
 OPT_BLACK = "--black [NAME=]ENGINE"
 OPT_WHITE = "--white [NAME=]ENGINE"
@@ -446,7 +446,7 @@ def _cluster(text: str | None) -> tuple[str, int | str] | None:
         import distributed  # noqa: F401 -- only to know whether the extra is installed
     except ImportError as error:
         raise ValueError(f"{OPT_CLUSTER}: needs the cluster extra, {CLUSTER_EXTRA} ({error})") from None
-    from protocol.tools.match.cluster import parse_cluster
+    from stargtp.protocol.tools.match.cluster import parse_cluster
 
     try:
         return parse_cluster(text)
@@ -542,7 +542,7 @@ async def _run_interruptible(settings: MatchSettings, progress: TextIO | None, r
     try:
         if cluster is None:
             return await run_match(settings, progress=progress, report_every=report_every, debug=debug)
-        from protocol.tools.match.cluster import connect
+        from stargtp.protocol.tools.match.cluster import connect
 
         try:
             dask = await connect(*cluster)

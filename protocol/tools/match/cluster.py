@@ -3,7 +3,7 @@
 The coordinator (``stargtp match``) keeps everything it does without a
 cluster: the schedule, the deal of games to worker slots, the results file
 (written by it alone, in order of completion, fsync'd), resume, progress,
-ratings and the SPRT stop (:mod:`protocol.tools.match.runner`). Only the
+ratings and the SPRT stop (:mod:`stargtp.protocol.tools.match.runner`). Only the
 games move: each one is a Dask task that starts (or reuses) both engines on
 its worker, referees the game with today's referee and returns the record.
 
@@ -35,8 +35,8 @@ import dask
 import distributed
 from distributed import Client, LocalCluster, WorkerPlugin
 
-from protocol.tools.match.runner import EnginePool, GameSlot, check_engines
-from protocol.tools.match.settings import GameJob, MatchSettings
+from stargtp.protocol.tools.match.runner import EnginePool, GameSlot, check_engines
+from stargtp.protocol.tools.match.settings import GameJob, MatchSettings
 
 PLUGIN_NAME = "stargtp-engines"
 """The name of the worker plugin that keeps the engines of the slots."""

@@ -7,7 +7,7 @@ ratings) over the games, the game lengths, how the games ended, and links to
 the results file, the SGF records and each game. Everything is inline (CSS
 and SVG; no script, no external file), so the page can be mailed or
 archived on its own. It is made from the records alone, like the text
-table (:mod:`protocol.tools.match.report`).
+table (:mod:`stargtp.protocol.tools.match.report`).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.pictures.svg import element, escape, points
-from protocol.ratings import NoRatingFit, fit_ratings
-from protocol.stats import Sprt, elo_estimate
-from protocol.tools.match.records import sgf_file_name
-from protocol.tools.match.report import (PairingSummary, _elo_text, _percent, cross_table, describe_match,
-                                         rating_list, summarise, tally_of)
-from protocol.tools.match.results import ResultsError, read_results
-from protocol.tools.match.settings import MatchSettings
+from stargtp.protocol.pictures.svg import element, escape, points
+from stargtp.protocol.ratings import NoRatingFit, fit_ratings
+from stargtp.protocol.stats import Sprt, elo_estimate
+from stargtp.protocol.tools.match.records import sgf_file_name
+from stargtp.protocol.tools.match.report import (PairingSummary, _elo_text, _percent, cross_table, describe_match,
+                                                 rating_list, summarise, tally_of)
+from stargtp.protocol.tools.match.results import ResultsError, read_results
+from stargtp.protocol.tools.match.settings import MatchSettings
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 """Line colours of the plots, one per series."""
@@ -339,8 +339,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """``stargtp report``: 0 when the page is written, 2 when the results
     file or an option cannot be used."""
-    from protocol.cli import file_to_write_problem
-    from protocol.tools.match.records import default_records_path, default_sgf_dir
+    from stargtp.protocol.cli import file_to_write_problem
+    from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
 
     try:
         header, records = read_results(args.results)

@@ -2,10 +2,10 @@
 scored, and its SGF copy.
 
 A record is a JSON-ready dict, one line of the results file
-(:mod:`protocol.tools.match.results`; docs/match.md lists the fields). The
+(:mod:`stargtp.protocol.tools.match.results`; docs/match.md lists the fields). The
 referee starts it with :func:`new_record` and completes it with
 :func:`complete_record`. Everything game-specific comes from the game's
-descriptor (:class:`engine.game.Game`): the score and its JSON breakdown, the
+descriptor (:class:`stargtp.engine.game.Game`): the score and its JSON breakdown, the
 no-move rule that tells how a game ends, and the SGF writer.
 """
 
@@ -16,11 +16,11 @@ import os
 import re
 from typing import Any
 
-from engine.colour import BLACK, WHITE, colour_name, opponent
-from engine.errors import GameError
-from engine.game import Game, Position
-from engine.games import find_game
-from protocol.tools.match.settings import GameJob, MatchSettings
+from stargtp.engine.colour import BLACK, WHITE, colour_name, opponent
+from stargtp.engine.errors import GameError
+from stargtp.engine.game import Game, Position
+from stargtp.engine.games import find_game
+from stargtp.protocol.tools.match.settings import GameJob, MatchSettings
 
 # -- how a game can end: the record's "reason" ---------------------------------
 REASON_SCORE = "score"

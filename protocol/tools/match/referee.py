@@ -2,12 +2,12 @@
 
 The referee keeps its own position with the rules core and validates every
 move; the engines only propose moves. It keeps each player's clock (the
-time-control model of :mod:`protocol.clock`, the same the engine's own clock
+time-control model of :mod:`stargtp.protocol.clock`, the same the engine's own clock
 uses) and flags a move that takes longer than the allowance plus the
 tolerance. Every way an engine can fail -- an illegal or malformed move, a
 timeout, a ``?`` answer to ``genmove``, dying, closing the pipe, a flood of
 output -- is an *outcome*: that engine loses the game and the reason is
-recorded (:mod:`protocol.tools.match.records` lists the kinds).
+recorded (:mod:`stargtp.protocol.tools.match.records` lists the kinds).
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.colour import BLACK, WHITE, colour_name, opponent
-from engine.errors import IllegalMove
-from engine.game import Position
-from protocol.clock import BYOYOMI, TimeControl, TimeLeft
-from protocol.controller import (ControllerError, EngineError, GtpController, ProtocolError, ResponseTimeout,
-                                 TransportError)
-from protocol.tools.match.records import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR,
-                                          REASON_AGREED, REASON_MOVE_LIMIT, REASON_RESIGN, REASON_SETTLED,
-                                          REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, board_outcome, clip,
-                                          complete_record, new_record)
-from protocol.tools.match.settings import GameJob, MatchSettings
+from stargtp.engine.colour import BLACK, WHITE, colour_name, opponent
+from stargtp.engine.errors import IllegalMove
+from stargtp.engine.game import Position
+from stargtp.protocol.clock import BYOYOMI, TimeControl, TimeLeft
+from stargtp.protocol.controller import (ControllerError, EngineError, GtpController, ProtocolError, ResponseTimeout,
+                                         TransportError)
+from stargtp.protocol.tools.match.records import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR,
+                                                  REASON_AGREED, REASON_MOVE_LIMIT, REASON_RESIGN, REASON_SETTLED,
+                                                  REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, board_outcome, clip,
+                                                  complete_record, new_record)
+from stargtp.protocol.tools.match.settings import GameJob, MatchSettings
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Seat:
 
 class RefereeClock:
     """One player's clock in one game, as the referee keeps it: what is left,
-    charged by the rules of its :class:`~protocol.clock.TimeControl`."""
+    charged by the rules of its :class:`~stargtp.protocol.clock.TimeControl`."""
 
     def __init__(self, control: TimeControl) -> None:
         self.control = control

@@ -3,7 +3,7 @@ progress line and the results table.
 
 Everything here works on the records alone (a list of dicts, as the results
 file holds them), so a finished or half-played match can be summarised
-again from its file. The statistics themselves are :mod:`protocol.stats`.
+again from its file. The statistics themselves are :mod:`stargtp.protocol.stats`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from protocol.ratings import NoRatingFit, Rating, fit_ratings
-from protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
-from protocol.tools.match.settings import MatchSettings
+from stargtp.protocol.ratings import NoRatingFit, Rating, fit_ratings
+from stargtp.protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
+from stargtp.protocol.tools.match.settings import MatchSettings
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def _pairing_notes(s: PairingSummary, settings: MatchSettings) -> list[str]:
 
 def rating_list(summaries: list[PairingSummary], settings: MatchSettings) -> list[Rating]:
     """The joint maximum-likelihood rating list over every game of the
-    match (:func:`protocol.ratings.fit_ratings`); NoRatingFit when the games
+    match (:func:`stargtp.protocol.ratings.fit_ratings`); NoRatingFit when the games
     do not determine one."""
     results = [(s.first, s.second, s.tally.points, s.tally.games) for s in summaries if s.tally.games]
     if not results:

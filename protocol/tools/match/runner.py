@@ -1,7 +1,7 @@
 """Running a match: engines per worker slot, games in parallel, the results
 file, resuming, and stopping when the SPRT decides.
 
-:func:`run_match` plays the games of :func:`~protocol.tools.match.settings.schedule`
+:func:`run_match` plays the games of :func:`~stargtp.protocol.tools.match.settings.schedule`
 that the results file does not hold yet, ``concurrency`` at a time. Each
 worker slot owns an :class:`EnginePool`: its own engine processes (or
 connections), restarted after one broke. Games are dealt to the slots the
@@ -9,7 +9,7 @@ same way every time (:func:`deal`), so fixed-playout matches replay.
 
 A slot need not be local: :func:`run_match` takes ``slots``, any objects
 with the :class:`GameSlot` methods, and the Dask path
-(:mod:`protocol.tools.match.cluster`) gives slots that play each game on a
+(:mod:`stargtp.protocol.tools.match.cluster`) gives slots that play each game on a
 worker of a cluster. Everything else (the schedule, the deal, resume, the
 results file, progress, the SPRT stop) is this module's, for both.
 """
@@ -23,14 +23,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, Sequence, TextIO
 
-from engine.colour import BLACK, WHITE
-from engine.errors import GameError
-from protocol.controller import ControllerError, EngineError, GtpController, ProtocolError
-from protocol.tools.match.records import RecordsFile, clip, save_sgf
-from protocol.tools.match.referee import Seat, play_game
-from protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
-from protocol.tools.match.results import ResultsFile
-from protocol.tools.match.settings import GameJob, MatchSettings, schedule
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import GameError
+from stargtp.protocol.controller import ControllerError, EngineError, GtpController, ProtocolError
+from stargtp.protocol.tools.match.records import RecordsFile, clip, save_sgf
+from stargtp.protocol.tools.match.referee import Seat, play_game
+from stargtp.protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
+from stargtp.protocol.tools.match.results import ResultsFile
+from stargtp.protocol.tools.match.settings import GameJob, MatchSettings, schedule
 
 
 class EnginePool:
@@ -189,7 +189,7 @@ async def run_match(settings: MatchSettings, *, progress: TextIO | None = None,
     check before the first game (the Dask path gives its own).
     Raises ValueError when an engine cannot be started or reached before the
     first game or the engine stderr or debug file cannot be opened, and
-    :class:`protocol.tools.match.results.ResultsError`
+    :class:`stargtp.protocol.tools.match.results.ResultsError`
     for an unusable results file.
     """
     results = ResultsFile.open(settings.results_path, settings.identity()) if settings.results_path else None

@@ -3,7 +3,7 @@
 :class:`MatchSettings` holds everything that defines a match (only the
 engines are required) and refuses settings that cannot work;
 :func:`schedule` turns it into the list of :class:`GameJob` to play. The game
-is named by its descriptor's name (:func:`engine.games.find_game`); nothing
+is named by its descriptor's name (:func:`stargtp.engine.games.find_game`); nothing
 here knows which games there are.
 """
 
@@ -20,12 +20,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from engine.errors import GameError, IllegalMove
-from engine.game import Game, Position
-from engine.games import find_game, games
-from protocol.clock import TimeControl
-from protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, EngineSpec
-from protocol.stats import Sprt
+from stargtp.engine.errors import GameError, IllegalMove
+from stargtp.engine.game import Game, Position
+from stargtp.engine.games import find_game, games
+from stargtp.protocol.clock import TimeControl
+from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, EngineSpec
+from stargtp.protocol.stats import Sprt
 
 DEFAULT_TIME_TOLERANCE = 0.25
 """Seconds an answer may arrive after the clock ran out and still count. It
@@ -106,7 +106,7 @@ class MatchSettings:
     """Who plays whom: ``round-robin`` (every pair) or ``gauntlet`` (the
     first engine against each of the others)."""
     game: str = field(default_factory=_default_game)
-    """The game's name (:func:`engine.games.games`); the first game by default."""
+    """The game's name (:func:`stargtp.engine.games.games`); the first game by default."""
     size: int | None = None
     """Board size (rings for *Star); None for the game's default."""
     komi: float = 0.0
@@ -143,7 +143,7 @@ class MatchSettings:
     ``genmove_analyze``; the others are never adjudicated so)."""
     rating_prior: float = 1.0
     """Virtual draws added to every pairing that played in the joint rating
-    fit (:func:`protocol.ratings.fit_ratings`), so that perfect scores get
+    fit (:func:`stargtp.protocol.ratings.fit_ratings`), so that perfect scores get
     finite ratings; 0 for the plain maximum-likelihood fit."""
     sprt: Sprt | None = None
     stats_model: str = "auto"
@@ -155,10 +155,10 @@ class MatchSettings:
     """File that collects the engines' stderr lines (default: discarded)."""
     sgf_dir: str | None = None
     """Directory for one SGF file per game, for games that have SGF records
-    (see :func:`protocol.tools.match.records.save_sgf`)."""
+    (see :func:`stargtp.protocol.tools.match.records.save_sgf`)."""
     records_path: str | None = None
     """One SGF collection holding every game of the match, for games that
-    have SGF records (:class:`protocol.tools.match.records.RecordsFile`)."""
+    have SGF records (:class:`stargtp.protocol.tools.match.records.RecordsFile`)."""
 
     def __post_init__(self) -> None:
         names = [engine.name for engine in self.engines]
