@@ -223,7 +223,7 @@ def test_star_and_amazons_answers_are_the_sessions_bytes() -> None:
             assert await gtp(port, token, "boardsize 4\nplay b S21\nstargtp-position\n") == (
                 "=\n\n=\n\n" + STAR_POSITION)
             assert await gtp(port, token, "1 name\n2 play w S21\n3 undo") == (  # no final LF
-                "=1 stargtp\n\n?2 illegal move\n\n=3\n\n")
+                "=1 stargtp\n\n?2 illegal move: S21 is occupied\n\n=3\n\n")
             amazons = await new_session(port)
             assert await gtp(port, amazons, "game amazons\nboardsize 6\nplay w e1-d2/d1\nprintsgf\n") == (
                 "=\n\n=\n\n=\n\n" + AMAZONS_RECORD)
