@@ -722,6 +722,18 @@ def test_stargtp_gui_serves_until_sigterm_and_writes_nothing_on_stdout() -> None
             process.wait()
 
 
+def test_stargtp_gui_on_a_busy_port_is_one_line_and_status_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", str(port)],
+                                stdin=subprocess.DEVNULL, capture_output=True, cwd=REPO, env=subprocess_env(),
+                                timeout=HANG_SECONDS)
+    assert (result.returncode, result.stdout, result.stderr.decode()) == (
+        2, b"", f"stargtp gui: cannot listen on 127.0.0.1:{port}: Address already in use\n")
+
+
 def test_bad_gui_options_are_one_line(capsys) -> None:
     for options, message in ((["--idle-timeout", "-1"], "stargtp gui: --idle-timeout must be a number of"
                               " seconds, 0 or more (0: never)\n"),
