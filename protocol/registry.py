@@ -2,8 +2,11 @@
 
 A handler takes the argument tuple and returns the result text, or raises. A
 :class:`GtpError` becomes a ``?`` response with its message; the engine's typed
-errors map to the standard GTP texts in :func:`failure_message`. ``list_commands``
-and ``known_command`` read the registry, so they can never drift from it.
+errors map to the standard GTP texts in :func:`failure_message`. An illegal
+move keeps the standard text first and says why after it
+(``illegal move: S20 is occupied``), so controllers that match on the prefix
+still work. ``list_commands`` and ``known_command`` read the registry, so they
+can never drift from it.
 """
 
 from __future__ import annotations
@@ -28,13 +31,26 @@ def syntax_error(detail: str) -> GtpError:
     return GtpError(f"syntax error: {detail}")
 
 
+def with_reason(standard: str, error: Exception) -> str:
+    """A standard failure text followed by the error's reason, if it has one:
+    ``illegal move: S20 is occupied``.
+
+    >>> with_reason("cannot score", ValueError("the game is not over"))
+    'cannot score: the game is not over'
+    >>> with_reason("illegal move", ValueError())
+    'illegal move'
+    """
+    reason = str(error)
+    return f"{standard}: {reason}" if reason else standard
+
+
 def failure_message(error: Exception) -> str | None:
     """The GTP text for an expected failure, or None for an unexpected exception
     (which the caller reports as an internal error)."""
     if isinstance(error, GtpError):
         return str(error)
     if isinstance(error, IllegalMove):
-        return "illegal move"
+        return with_reason("illegal move", error)
     if isinstance(error, CannotUndo):
         return "cannot undo"
     if isinstance(error, BadSize):

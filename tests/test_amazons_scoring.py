@@ -102,8 +102,12 @@ def test_unsettled_position_cannot_be_scored():
     s = score(p)
     assert s.winner is None and s.margin is None and s.moves_left is None
     assert not s.over and not s.settled and s.territory == {BLACK: 0, WHITE: 0}
-    with pytest.raises(CannotScore, match="not over"):
+    why = "the game is not over (white has moves) and the amazons are not separated"
+    assert s.reason == why
+    with pytest.raises(CannotScore) as caught:
         s.gtp_result()
+    assert str(caught.value) == why  # final_score answers "cannot score: " and this
+    assert s.describe(p)[0] == f"not decided yet: {why}"
 
 
 TRAPPED = """

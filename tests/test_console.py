@@ -494,7 +494,7 @@ def test_plain_raw_console_over_tcp_with_a_start_size():
         server.wait(timeout=TIMEOUT)
     assert completed.returncode == 0, completed.stderr
     # game, boardsize, clear_board; then the move, the same move again, quit.
-    assert completed.stdout == "=\n\n=\n\n=\n\n=\n\n? illegal move\n\n=\n\n"
+    assert completed.stdout == "=\n\n=\n\n=\n\n=\n\n? illegal move: no white amazon on b1\n\n=\n\n"
 
 
 def test_plain_game_against_another_engine_with_vs():

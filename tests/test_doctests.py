@@ -1,6 +1,7 @@
 """Every doctest of the ``stargtp.engine`` and ``stargtp.protocol`` packages runs, one case
 per module (a module without examples passes trivially); so do the examples
-of the test helpers that have some.
+of the test helpers that have some. And every name in a module's ``__all__``
+exists, so ``from MODULE import *`` works.
 
 The modules are found by walking the packages (:func:`pkgutil.walk_packages`)
 when the tests are collected, so a module that is added, split or removed is
@@ -59,6 +60,19 @@ def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
     results, report = run_doctests(module)
     assert results.failed == 0, f"{results.failed} of {results.attempted} examples failed:\n{report}"
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if name.startswith(PACKAGES)])
+def test_every_name_in_all_exists(name: str) -> None:
+    """``from MODULE import *`` works: each name of ``__all__`` is defined."""
+    if name in EXTRAS and not os.environ.get("CI"):
+        pytest.importorskip(EXTRAS[name])
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", [])
+    assert [n for n in exported if not hasattr(module, n)] == []
+    namespace: dict[str, object] = {}
+    exec(f"from {name} import *", namespace)
+    assert set(exported) <= set(namespace)
 
 
 def test_the_walk_finds_the_packages() -> None:

@@ -242,7 +242,9 @@ def test_registry_names_lookup_and_async_detection() -> None:
 
 
 def test_failure_messages_are_the_standard_texts() -> None:
-    assert failure_message(IllegalMove("S43 is occupied")) == "illegal move"
+    # An illegal move says why after the standard text controllers match on.
+    assert failure_message(IllegalMove("S43 is occupied")) == "illegal move: S43 is occupied"
+    assert failure_message(IllegalMove()) == "illegal move"
     assert failure_message(CannotUndo("no move")) == "cannot undo"
     assert failure_message(BadSize("11 rings")) == "unacceptable size"
     assert failure_message(GameError("the game 'x' is not available")) == "the game 'x' is not available"

@@ -223,7 +223,7 @@ def test_star_and_amazons_answers_are_the_sessions_bytes() -> None:
             assert await gtp(port, token, "boardsize 4\nplay b S21\nstargtp-position\n") == (
                 "=\n\n=\n\n" + STAR_POSITION)
             assert await gtp(port, token, "1 name\n2 play w S21\n3 undo") == (  # no final LF
-                "=1 stargtp\n\n?2 illegal move\n\n=3\n\n")
+                "=1 stargtp\n\n?2 illegal move: S21 is occupied\n\n=3\n\n")
             amazons = await new_session(port)
             assert await gtp(port, amazons, "game amazons\nboardsize 6\nplay w e1-d2/d1\nprintsgf\n") == (
                 "=\n\n=\n\n=\n\n" + AMAZONS_RECORD)
@@ -720,6 +720,18 @@ def test_stargtp_gui_serves_until_sigterm_and_writes_nothing_on_stdout() -> None
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_stargtp_gui_on_a_busy_port_is_one_line_and_status_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", str(port)],
+                                stdin=subprocess.DEVNULL, capture_output=True, cwd=REPO, env=subprocess_env(),
+                                timeout=HANG_SECONDS)
+    assert (result.returncode, result.stdout, result.stderr.decode()) == (
+        2, b"", f"stargtp gui: cannot listen on 127.0.0.1:{port}: Address already in use\n")
 
 
 def test_bad_gui_options_are_one_line(capsys) -> None:

@@ -478,15 +478,18 @@ def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path:
         position = check_agrees(page, server)
         assert position["moves"][2 * count] == ["black", move.upper()]
     screenshot(page, tmp_path, "gui-star-10.png")
-    # An illegal move is refused with a message, and nothing changes.
-    page.click("#move-input")
-    page.type_text("S42")
-    page.press("Enter")
-    page.wait_for("!document.getElementById('message').hidden")
-    assert "illegal move" in page.evaluate("document.getElementById('message').textContent")
-    wait_idle(page)
-    assert check_agrees(page, server)["moves"] == position["moves"]
-    page.evaluate("document.getElementById('move-input').value = ''")
+    # An illegal move is refused with the server's reason, and nothing changes.
+    for move, message in (("S42", "illegal move: S42 is occupied"),
+                          ("Z99", "illegal move: 'Z99' is not a cell of the 10-ring board")):
+        page.evaluate("document.getElementById('message').hidden = true")
+        page.click("#move-input")
+        page.type_text(move)
+        page.press("Enter")
+        page.wait_for("!document.getElementById('message').hidden")
+        assert page.evaluate("document.getElementById('message').textContent") == message
+        wait_idle(page)
+        assert check_agrees(page, server)["moves"] == position["moves"]
+        page.evaluate("document.getElementById('move-input').value = ''")
     page.click("#undo")
     wait_idle(page, "document.body.dataset.moves === '4'")
     check_agrees(page, server)

@@ -341,10 +341,11 @@ def test_game_amazons_through_the_same_commands() -> None:
     assert responses[0] == b"=1\n\n"
     assert responses[1] == b"=2 amazons\n\n"
     assert responses[2] == b"?3 list_stars is only available for star\n\n"
-    assert responses[3] == b"?4 cannot score\n\n"
+    assert responses[3] == (b"?4 cannot score: the game is not over (white has moves)"
+                            b" and the amazons are not separated\n\n")
     assert responses[4] == b"=5 2176\n\n"
     assert responses[5] == b"=6\n\n"
-    assert responses[6] == b"?7 illegal move\n\n"
+    assert responses[6] == b"?7 illegal move: no black amazon on d1\n\n"
     assert responses[7].startswith(b"=8 ")
     assert responses[8] == b"=9\n\n" and responses[9] == b"=10\n\n"
     assert responses[10] == b"=11\n\n"

@@ -73,7 +73,7 @@ def test_full_board_ends_the_game():
     for c in range(15):
         p.play(c)
     assert p.is_over()
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="^the game is over: the board is full$"):
         p.play(PASS)
 
 
@@ -98,6 +98,23 @@ def test_move_text_any_case():
     assert p.parse_move("s43") == p.parse_move("S43")
     assert p.parse_move("PASS") == PASS == p.parse_move("Pass")
     assert p.format_move(p.parse_move("r52")) == "R52"
+
+
+def test_illegal_moves_say_why():
+    """The reason after ``illegal move`` in the protocol's answer."""
+    p = Position(4)
+    p.play(p.parse_move("S20"))
+    with pytest.raises(IllegalMove) as caught:
+        p.play(p.parse_move("s20"))
+    assert str(caught.value) == "S20 is occupied"
+    with pytest.raises(IllegalMove) as caught:
+        p.parse_move("Z99")
+    assert str(caught.value) == "'Z99' is not a cell of the 4-ring board"
+    p.play(PASS)
+    p.play(PASS)
+    with pytest.raises(IllegalMove) as caught:
+        p.play(p.parse_move("S21"))
+    assert str(caught.value) == "the game is over: both players passed"
 
 
 @pytest.mark.parametrize("case", ["occupied", "off board", "negative", "not an int", "over", "colour"])

@@ -160,14 +160,15 @@ def test_server_plays_and_scores_it_without_searching() -> None:
     assert {"genmove", "play", "final_score", "undo", "perft", "showboard", "game"} <= set(listed)
     assert "list_stars" not in listed and "printsgf" not in listed
     assert answers[:3] == ["= tictactoe", "? unacceptable size", "="]
-    assert answers[4:12] == ["= true", "=", "? illegal move", "? illegal move", "? syntax error: invalid colour",
-                             "? cannot score", "= 56", "=\n3  . . .\n2  . X .\n1  . . .\n   a b c\n"
+    assert answers[4:12] == ["= true", "=", "? illegal move: b2 is taken",
+                             "? illegal move: not a tic-tac-toe square: 'pass' (expected e.g. b2)",
+                             "? syntax error: invalid colour", "? cannot score: the game is not over", "= 56", "=\n3  . . .\n2  . X .\n1  . . .\n   a b c\n"
                              "White (O) to move, 1 move played"]
     assert answers[12:20] == ["="] * 8
     assert answers[20:25] == ["=\n3  O O X\n2  X X X\n1  O X O\n   a b c\n"
                               "White (O) to move, 9 moves played; game over, black wins",
                               "= B+1", "= resign", "= resign", "= 0"]
-    assert answers[25:29] == ["=", "? cannot score", "? list_stars is only available for star",
+    assert answers[25:29] == ["=", "? cannot score: the game is not over", "? list_stars is only available for star",
                               "? printsgf is only available for star, amazons"]
     assert answers[29:] == ["=", "= star", "=", "= tictactoe", "=", "= 16"]
 
@@ -177,7 +178,7 @@ def test_server_genmove_in_process() -> None:
                    "reg_genmove b", "final_score"])
     assert answers[4] == "= a3"  # the only move that does not lose at once
     assert answers[5].endswith("Black (X) to move, 4 moves played")
-    assert answers[6].startswith("= ") and answers[7] == "? cannot score"
+    assert answers[6].startswith("= ") and answers[7] == "? cannot score: the game is not over"
 
 
 def test_server_perft_in_a_worker_in_process() -> None:
@@ -211,7 +212,8 @@ def test_serve_subprocess_plays_it_with_its_workers() -> None:
                           "boardsize 4", "perft 4", "quit"], "--workers", "2", "--seed", "1", "--playouts", "200")
     # genmove searches in both workers; perft 4 on the empty 4x4 board is too
     # big for the event loop and runs in a worker too.
-    assert answers == ["= tictactoe", "=", "=", "=", "= a3", "? cannot score", "=", f"= {16 * 15 * 14 * 13}", "="]
+    assert answers == ["= tictactoe", "=", "=", "=", "= a3", "? cannot score: the game is not over", "=",
+                       f"= {16 * 15 * 14 * 13}", "="]
 
 
 def test_stargtp_match_plays_it(tmp_path) -> None:

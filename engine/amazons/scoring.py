@@ -34,8 +34,9 @@ counts): the empty squares that only one colour's amazons can reach, i.e. the
 8-connected groups of empty squares that touch amazons of that colour only.
 
 **Cannot score.** When the game is neither finished nor settled, or the bounds
-do not decide it, ``winner`` is None and :meth:`Score.gtp_result` raises
-:class:`CannotScore` (the protocol answers ``cannot score``).
+do not decide it, ``winner`` is None, ``reason`` says why, and
+:meth:`Score.gtp_result` raises :class:`CannotScore` with that reason (the
+protocol answers ``cannot score: REASON``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from dataclasses import dataclass
 from stargtp.engine.amazons.geometry import Geometry
 from stargtp.engine.bits import iter_bits
 from stargtp.engine.amazons.position import Position, queen_reach
-from stargtp.engine.colour import BLACK, WHITE, opponent
+from stargtp.engine.colour import BLACK, WHITE, colour_name, opponent
 from stargtp.engine.errors import GameError
 
 DEFAULT_NODE_BUDGET = 20_000
@@ -91,7 +92,7 @@ class Score:
         """For people: the result and how it was decided, else why there is
         none yet; then each colour's territory."""
         if self.winner is None:
-            lines = [f"not decided yet ({self.reason})"]
+            lines = [f"not decided yet: {self.reason}"]
         else:
             lines = [f"result: {self.gtp_result()} ({_NAMES[self.winner]} wins; {self.reason})"]
         lines.append(f"  territory: white {self.territory[WHITE]}, black {self.territory[BLACK]}")
@@ -260,7 +261,8 @@ def score(position: Position, node_budget: int = DEFAULT_NODE_BUDGET) -> Score:
     if not over and not settled:
         return Score(winner=None, margin=None, margin_exact=False, territory=areas,
                      moves_left=None, over=False, settled=False,
-                     reason="the game is not over and the amazons are not separated")
+                     reason=f"the game is not over ({colour_name(position.to_move)} has moves)"
+                            " and the amazons are not separated")
     mover = position.to_move
     other = opponent(mover)
     # Solo counts share one budget, the mover's first (it is smaller when over).

@@ -100,7 +100,8 @@ class Position:
         elif colour not in (BLACK, WHITE):
             raise IllegalMove(f"no such colour {colour!r}")
         if self.is_over():
-            raise IllegalMove("the game is over")
+            why = "the board is full" if self._empty_count == 0 else "both players passed"
+            raise IllegalMove(f"the game is over: {why}")
         if move != PASS:
             if not isinstance(move, int) or not 0 <= move < len(self.board):
                 raise IllegalMove(f"no cell {move!r} on this board")

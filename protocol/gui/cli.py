@@ -9,6 +9,7 @@ import sys
 from stargtp.protocol.cli import positive_int
 from stargtp.protocol.gui.bridge import DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serve_gui
 from stargtp.protocol.server.serve import add_engine_arguments, check_idle_timeout, engine_config_from_args
+from stargtp.protocol.server.tcp import CannotListen
 
 
 def port_number(text: str) -> int:
@@ -44,5 +45,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve_gui(config, args.host, args.port, args.max_sessions,
                                      args.idle_timeout))
+    except CannotListen as exc:
+        print(f"stargtp gui: {exc}", file=sys.stderr)
+        return 2
     finally:
         sys.stdout = real_stdout

@@ -61,4 +61,4 @@ def describe(position: Any, komi: float = 0.0) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["DRAWINGS", "GEOMETRIES", "BoardView", "Drawing", "describe", "drawing_for", "position_svg"]
+__all__ = ["DRAWINGS", "Drawing", "describe", "drawing_for", "position_svg"]

@@ -25,7 +25,7 @@ from stargtp.engine.errors import GameError
 from stargtp.engine.games import GAME_LIST, games, read_record
 from stargtp.protocol import __version__
 from stargtp.protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
-from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error
+from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error, with_reason
 from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, kata_analyze,
                                               lz_analyze)
 from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
@@ -129,13 +129,13 @@ def undo(session: Session, args: Args) -> str:
 
 def final_score(session: Session, args: Args) -> str:
     """The game's own scorer: *Star scores any position (komi included); the
-    Amazons scorer only finished or settled games, else ``cannot score``."""
+    Amazons scorer only finished or settled games, else ``cannot score: REASON``."""
     expect_count(args, 0)
     position = session.state.position
     try:
         return position.rules.score(position, session.state.komi).gtp_result()
-    except GameError:
-        raise GtpError("cannot score") from None
+    except GameError as error:
+        raise GtpError(with_reason("cannot score", error)) from None
 
 
 def showboard(session: Session, args: Args) -> str:

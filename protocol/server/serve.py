@@ -23,7 +23,7 @@ from stargtp.engine.players import check_plays, make_player, players
 from stargtp.protocol.server.session import SessionConfig, default_player
 from stargtp.protocol.server.stdio import serve_stdio
 from stargtp.protocol.server.tcp import (DEFAULT_HOST, DEFAULT_IDLE_SECONDS, DEFAULT_MAX_CONNECTIONS,
-                                         serve_tcp)
+                                         CannotListen, serve_tcp)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -147,8 +147,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"stargtp serve: {exc}", file=sys.stderr)
         return 2
     if address is not None:
-        return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections,
-                                     idle_timeout=args.idle_timeout))
+        try:
+            return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections,
+                                         idle_timeout=args.idle_timeout))
+        except CannotListen as exc:
+            print(f"stargtp serve: {exc}", file=sys.stderr)
+            return 2
     # Only protocol responses may reach stdout: anything else printed goes to stderr.
     real_stdout = sys.stdout
     sys.stdout = sys.stderr

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -221,12 +222,18 @@ class TcpServer:
             await self._server.wait_closed()
 
 
+class CannotListen(Exception):
+    """The server cannot listen on its address (the port is taken, the host
+    is not this machine's...); ``str(error)`` is ``cannot listen on HOST:PORT:
+    REASON``, for the tool to print after its name."""
+
+
 async def serve_until_signalled(address: str, start: Callable[[], Awaitable[str]],
                                 close: Callable[[], Awaitable[None]]) -> int:
     """Run a listening server (TCP sessions, the GUI's HTTP bridge) until
     SIGINT or SIGTERM: ``start()`` listens on ``address`` and returns what to
-    announce on stderr; ``close()`` ends every session. 1 when it cannot
-    listen."""
+    announce on stderr; ``close()`` ends every session. CannotListen when
+    ``start()`` cannot listen."""
     # Sessions start their workers when a game is set up; the process server
     # they fork from is started now, so that even the first is quick.
     warm = asyncio.get_running_loop().run_in_executor(None, start_process_server)
@@ -234,8 +241,10 @@ async def serve_until_signalled(address: str, start: Callable[[], Awaitable[str]
         try:
             announcement = await start()
         except OSError as exc:
-            log.error("stargtp: cannot listen on %s: %s", address, exc.strerror or exc)
-            return 1
+            # asyncio wraps the bind error's text in its own; the errno says it
+            # plainly. A host name that does not resolve has a negative errno.
+            reason = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else exc.strerror or str(exc)
+            raise CannotListen(f"cannot listen on {address}: {reason}") from None
         log.info("stargtp: %s", announcement)
         stop = asyncio.get_running_loop().create_future()
         handled = add_signal_handlers(asyncio.get_running_loop(),

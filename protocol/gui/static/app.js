@@ -320,7 +320,8 @@
     await busy(async () => {
       const [answer] = await gtp([`play ${colour} ${move}`], true);
       if (!answer.ok) {
-        showMessage(`${move}: ${answer.text}`);
+        // The server says why, naming the move: "illegal move: S42 is occupied".
+        showMessage(answer.text.startsWith("illegal move") ? answer.text : `${move}: ${answer.text}`);
         return;
       }
       clearMessage();
