@@ -1,5 +1,6 @@
 """Helpers shared by the protocol server tests: golden transcripts, running
-lines through a session in process, and starting ``stargtp serve``."""
+lines through a session in process, starting ``stargtp serve``, and a name
+swapped under a file command."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import re
 import select
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,3 +207,52 @@ def stream_then_stop(options: list[str], lines: bytes, head: bytes, stop: bytes,
         if server.poll() is None:
             server.kill()
     return output.decode(), elapsed
+
+
+# -- a name swapped under a file command ---------------------------------------
+
+RACE_LOADS = 2000
+"""Loads of a name that a thread keeps swapping (the file race tests)."""
+
+RACE_SECONDS = 120.0
+"""A race stops here if its loads have not all been made: it bounds the
+test's length, and is no assertion."""
+
+
+class Swapper:
+    """A thread that runs ``steps`` in turn, over and over, until the
+    ``with`` block ends: what a process that can create files in the
+    server's file directory can do to a name in it, while a file command
+    reads it."""
+
+    def __init__(self, *steps: Callable[[], object]) -> None:
+        self.steps = steps
+        self.rounds = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for step in self.steps:
+                step()
+            self.rounds += 1
+
+    def __enter__(self) -> Swapper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join(HANG_SECONDS)
+        assert not self._thread.is_alive()
+
+
+def replace_with(path: Path, make: Callable[[Path], object]) -> Callable[[], None]:
+    """A step that puts what ``make`` makes at ``path``, in one move: made
+    beside it, then renamed over it, so that the name never goes missing."""
+    fresh = path.with_name(path.name + ".new")
+
+    def step() -> None:
+        make(fresh)
+        os.rename(fresh, path)
+    return step
