@@ -11,9 +11,7 @@ import re
 import select
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -212,47 +210,46 @@ def stream_then_stop(options: list[str], lines: bytes, head: bytes, stop: bytes,
 # -- a name swapped under a file command ---------------------------------------
 
 RACE_LOADS = 2000
-"""Loads of a name that a thread keeps swapping (the file race tests)."""
+"""Loads of a name that another process keeps swapping (the file race tests)."""
 
 RACE_SECONDS = 120.0
 """A race stops here if its loads have not all been made: it bounds the
 test's length, and is no assertion."""
 
 
+SWAP_PROGRAM = """
+import ctypes, os, sys
+renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+first, second = map(os.fsencode, sys.argv[1:])
+print("swapping", flush=True)
+while True:
+    if renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE) != 0:
+        sys.exit(os.strerror(ctypes.get_errno()))
+"""
+
+
 class Swapper:
-    """A thread that runs ``steps`` in turn, over and over, until the
-    ``with`` block ends: what a process that can create files in the
-    server's file directory can do to a name in it, while a file command
-    reads it."""
+    """Another process that exchanges the names ``first`` and ``second``
+    over and over, each time in one move (Linux's ``renameat2`` with
+    ``RENAME_EXCHANGE``: neither name is ever missing), until the ``with``
+    block ends: what a process that can create files in the server's file
+    directory can do to a name in it while a file command reads it. A
+    process, not a thread: it swaps while the reader runs, whoever holds the
+    GIL."""
 
-    def __init__(self, *steps: Callable[[], object]) -> None:
-        self.steps = steps
-        self.rounds = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            for step in self.steps:
-                step()
-            self.rounds += 1
+    def __init__(self, first: Path, second: Path) -> None:
+        self.names = (str(first), str(second))
+        self._process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Swapper:
-        self._thread.start()
+        self._process = subprocess.Popen([sys.executable, "-c", SWAP_PROGRAM, *self.names],
+                                         stdout=subprocess.PIPE)
+        assert self._process.stdout.readline() == b"swapping\n"
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self._stop.set()
-        self._thread.join(HANG_SECONDS)
-        assert not self._thread.is_alive()
-
-
-def replace_with(path: Path, make: Callable[[Path], object]) -> Callable[[], None]:
-    """A step that puts what ``make`` makes at ``path``, in one move: made
-    beside it, then renamed over it, so that the name never goes missing."""
-    fresh = path.with_name(path.name + ".new")
-
-    def step() -> None:
-        make(fresh)
-        os.rename(fresh, path)
-    return step
+        assert self._process.poll() is None, "the swapper stopped by itself"
+        self._process.kill()
+        self._process.wait(HANG_SECONDS)
+        self._process.stdout.close()

@@ -22,7 +22,7 @@ import pytest
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import new_position
 from tests.gtp_helpers import (HANG_SECONDS, RACE_LOADS, RACE_SECONDS, REPO, Swapper, config_for, converse,
-                               process_gone, replace_with, serve_command, split_responses,
+                               process_gone, serve_command, split_responses,
                                subprocess_env)
 from stargtp.protocol.server.tcp import TcpServer
 from stargtp.protocol.server.session import SessionConfig
@@ -456,13 +456,13 @@ RACE_OUTSIDE = b"(;GM[2004]SZ[7])\n"
 def test_loadsgf_of_a_name_swapped_for_a_link_never_reads_outside_the_file_dir(tmp_path) -> None:
     # A process that can create files in the file directory swaps race.sgf
     # between a regular file and a link to a record outside the directory
-    # while a client loads it over and over. Whatever the timing, the file
-    # read is the file checked: never the outside record (a 7-ring board),
-    # and every refusal is the path's (never an internal error, never a
-    # traceback on stderr).
+    # (exchanging it with race.link) while a client loads it over and over.
+    # Whatever the timing, the file read is the file checked: never the
+    # outside record (a 7-ring board), and every refusal is the path's (never
+    # an internal error, never a traceback on stderr).
     allowed = tmp_path / "records"
     allowed.mkdir()
-    (allowed / "inside.sgf").write_bytes(RACE_INSIDE)
+    (allowed / "race.sgf").write_bytes(RACE_INSIDE)
     (tmp_path / "outside.sgf").write_bytes(RACE_OUTSIDE)
     answers: list[tuple[bytes, bytes]] = []  # (loadsgf, query_boardsize)
     log = bytearray()
@@ -484,17 +484,15 @@ def test_loadsgf_of_a_name_swapped_for_a_link_never_reads_outside_the_file_dir(t
     with serve_process("--file-dir", str(allowed), "--player", "random", "--workers", "1") as (process, port):
         reader = threading.Thread(target=drain, args=(process.stderr,), daemon=True)
         reader.start()
-        race = allowed / "race.sgf"
-        os.link(allowed / "inside.sgf", race)
-        with Swapper(replace_with(race, lambda fresh: os.symlink(tmp_path / "outside.sgf", fresh)),
-                     replace_with(race, lambda fresh: os.link(allowed / "inside.sgf", fresh))) as swapper:
+        os.symlink(tmp_path / "outside.sgf", allowed / "race.link")
+        with Swapper(allowed / "race.sgf", allowed / "race.link"):
             asyncio.run(scenario(port))
     reader.join(HANG_SECONDS)
     counts = collections.Counter(
         {b"= 4\n\n": "inside", b"= 7\n\n": "outside"}[size] if load == b"=\n\n"
         else "cannot load" if load.startswith(b"? cannot load file: ") else "other"
         for load, size in answers)
-    print(f"loadsgf race over TCP: {dict(counts)} in {len(answers)} loads, {2 * swapper.rounds} swaps")
+    print(f"loadsgf race over TCP: {dict(counts)} in {len(answers)} loads")
     assert counts["outside"] == counts["other"] == 0, counts
     assert {load for load, _ in answers} <= {
         b"=\n\n", b"? cannot load file: the path is outside the server's file directory\n\n"}

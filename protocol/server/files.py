@@ -130,7 +130,7 @@ def open_beneath(file_dir: str, path: str) -> int:
                 except OSError as not_link:
                     if not_link.errno != errno.EINVAL:
                         raise  # gone meanwhile, say
-                    if refused.errno == errno.ENOTDIR and not _is_directory(name, dirs[-1]):
+                    if refused.errno == errno.ENOTDIR and not _directory_or_link(name, dirs[-1]):
                         raise refused from None  # a file where a directory should be
                     target = name  # a link a moment ago, not now: look again
                 links += 1
@@ -152,9 +152,11 @@ def open_beneath(file_dir: str, path: str) -> int:
             os.close(fd)
 
 
-def _is_directory(name: str, dir_fd: int) -> bool:
-    """Whether ``name`` in the directory ``dir_fd`` is a directory itself, not a link."""
-    return stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+def _directory_or_link(name: str, dir_fd: int) -> bool:
+    """Whether ``name`` in the directory ``dir_fd`` is (now) a directory or a
+    link, which is worth another look when it was refused as a directory."""
+    mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    return stat.S_ISDIR(mode) or stat.S_ISLNK(mode)
 
 
 def _names(path: str) -> list[str]:
