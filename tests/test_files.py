@@ -1,7 +1,7 @@
 """The file policy of ``loadsgf`` under ``--file-dir`` (stargtp.protocol.server.files):
 which names lead where, checked case by case and against the realpath
 reference over seeded random trees, and the file read being the file checked
-while a thread swaps names for links."""
+while another process swaps names for links."""
 
 from __future__ import annotations
 
