@@ -1,5 +1,6 @@
 """Helpers shared by the protocol server tests: golden transcripts, running
-lines through a session in process, and starting ``stargtp serve``."""
+lines through a session in process, starting ``stargtp serve``, and a name
+swapped under a file command."""
 
 from __future__ import annotations
 
@@ -204,3 +205,51 @@ def stream_then_stop(options: list[str], lines: bytes, head: bytes, stop: bytes,
         if server.poll() is None:
             server.kill()
     return output.decode(), elapsed
+
+
+# -- a name swapped under a file command ---------------------------------------
+
+RACE_LOADS = 2000
+"""Loads of a name that another process keeps swapping (the file race tests)."""
+
+RACE_SECONDS = 120.0
+"""A race stops here if its loads have not all been made: it bounds the
+test's length, and is no assertion."""
+
+
+SWAP_PROGRAM = """
+import ctypes, os, sys
+renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+first, second = map(os.fsencode, sys.argv[1:])
+print("swapping", flush=True)
+while True:
+    if renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE) != 0:
+        sys.exit(os.strerror(ctypes.get_errno()))
+"""
+
+
+class Swapper:
+    """Another process that exchanges the names ``first`` and ``second``
+    over and over, each time in one move (Linux's ``renameat2`` with
+    ``RENAME_EXCHANGE``: neither name is ever missing), until the ``with``
+    block ends: what a process that can create files in the server's file
+    directory can do to a name in it while a file command reads it. A
+    process, not a thread: it swaps while the reader runs, whoever holds the
+    GIL."""
+
+    def __init__(self, first: Path, second: Path) -> None:
+        self.names = (str(first), str(second))
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Swapper:
+        self._process = subprocess.Popen([sys.executable, "-c", SWAP_PROGRAM, *self.names],
+                                         stdout=subprocess.PIPE)
+        assert self._process.stdout.readline() == b"swapping\n"
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        assert self._process.poll() is None, "the swapper stopped by itself"
+        self._process.kill()
+        self._process.wait(HANG_SECONDS)
+        self._process.stdout.close()

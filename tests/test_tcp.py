@@ -1,15 +1,18 @@
 """The TCP server: many independent sessions at once, disconnects mid-search,
-over-long lines, binary garbage, the connection limit, quit and shutdown."""
+over-long lines, binary garbage, the connection limit, quit and shutdown,
+files under --file-dir (a name swapped for a link while loadsgf reads it)."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import os
 import random
 import re
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -18,8 +21,9 @@ import pytest
 
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import new_position
-from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
-                         split_responses, subprocess_env)
+from tests.gtp_helpers import (HANG_SECONDS, RACE_LOADS, RACE_SECONDS, REPO, Swapper, config_for, converse,
+                               process_gone, serve_command, split_responses,
+                               subprocess_env)
 from stargtp.protocol.server.tcp import TcpServer
 from stargtp.protocol.server.session import SessionConfig
 
@@ -444,3 +448,55 @@ def test_loadsgf_of_a_fifo_freezes_nothing(tmp_path) -> None:
 
     with serve_process("--file-dir", str(tmp_path)) as (_, port):
         asyncio.run(scenario(port))
+
+
+RACE_INSIDE = b"(;GM[2004]SZ[4])\n"
+RACE_OUTSIDE = b"(;GM[2004]SZ[7])\n"
+
+
+def test_loadsgf_of_a_name_swapped_for_a_link_never_reads_outside_the_file_dir(tmp_path) -> None:
+    # A process that can create files in the file directory swaps race.sgf
+    # between a regular file and a link to a record outside the directory
+    # (exchanging it with race.link) while a client loads it over and over.
+    # Whatever the timing, the file read is the file checked: never the
+    # outside record (a 7-ring board), and every refusal is the path's (never
+    # an internal error, never a traceback on stderr).
+    allowed = tmp_path / "records"
+    allowed.mkdir()
+    (allowed / "race.sgf").write_bytes(RACE_INSIDE)
+    (tmp_path / "outside.sgf").write_bytes(RACE_OUTSIDE)
+    answers: list[tuple[bytes, bytes]] = []  # (loadsgf, query_boardsize)
+    log = bytearray()
+
+    async def scenario(port: int) -> None:
+        client = await Client.connect(port)
+        deadline = time.monotonic() + RACE_SECONDS
+        batch = 20
+        while len(answers) < RACE_LOADS and time.monotonic() < deadline:
+            await client.send("loadsgf race.sgf\nquery_boardsize\n" * batch)
+            for _ in range(batch):
+                answers.append((await client.response(), await client.response()))
+        await client.close()
+
+    def drain(stream) -> None:
+        for line in iter(stream.readline, b""):
+            log.extend(line)
+
+    with serve_process("--file-dir", str(allowed), "--player", "random", "--workers", "1") as (process, port):
+        reader = threading.Thread(target=drain, args=(process.stderr,), daemon=True)
+        reader.start()
+        os.symlink(tmp_path / "outside.sgf", allowed / "race.link")
+        with Swapper(allowed / "race.sgf", allowed / "race.link"):
+            asyncio.run(scenario(port))
+    reader.join(HANG_SECONDS)
+    counts = collections.Counter(
+        {b"= 4\n\n": "inside", b"= 7\n\n": "outside"}[size] if load == b"=\n\n"
+        else "cannot load" if load.startswith(b"? cannot load file: ") else "other"
+        for load, size in answers)
+    print(f"loadsgf race over TCP: {dict(counts)} in {len(answers)} loads")
+    assert counts["outside"] == counts["other"] == 0, counts
+    assert {load for load, _ in answers} <= {
+        b"=\n\n", b"? cannot load file: the path is outside the server's file directory\n\n"}
+    assert b"Traceback" not in log and b"internal error" not in log, log.decode(errors="replace")
+    # Both states of the name were seen: the race did run.
+    assert counts["inside"] > 0 and counts["cannot load"] > 0, counts
