@@ -40,7 +40,7 @@ def test_bad_size(size):
 
 @pytest.mark.parametrize("text", ["d1-d7/g7", "d1d7g7", "d1-d7-g7", "d1d7,d7g7", "D1-D7/G7",
                                   "D1D7G7", "d1D7,D7g7", " d1-d7/g7 ", "d1-d7g7", "d1d7/g7",
-                                  "d1d7-g7"])
+                                  "d1d7-g7", "D1-D7-G7", "D1-D7XG7", "d1-d7xg7", "d1d7xg7"])
 def test_accepted_notations(text):
     p = Position()
     move = p.parse_move(text)
