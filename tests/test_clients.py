@@ -7,13 +7,16 @@
 - ``list_games`` / ``set_game``; ``boardsize N N``; colours in every case
   and form for every command that takes one; ``genmove`` once the game is
   over; ``known_command`` against ``list_commands``.
-- examples/gtp_session.py, the standard-library client, run as it is.
+- examples/gtp_session.py, the standard-library client, run as it is, and
+  a session through netcat (``nc``) over TCP.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -247,3 +250,32 @@ def test_the_standard_library_example_session_runs():
     genmove = lines.index("> 14 genmove w")
     assert re.fullmatch(r"< =14 ([A-Z]\d+|\*\d+|pass)", lines[genmove + 1])
     assert lines[-4:] == ["> 15 play w S99", "< ?15 illegal move", "> 16 quit", "< =16"]
+
+
+# -- netcat ---------------------------------------------------------------------------
+
+NETCAT = shutil.which("nc")
+
+
+def test_netcat_session_over_tcp():
+    """The docs/clients.md recipe: ``printf ... | nc -N 127.0.0.1 PORT`` with
+    Debian's netcat-openbsd (``-N``: shut the socket's sending side at the end
+    of input); every answer comes back, then the connection ends. Skipped
+    without nc unless STARGTP_REQUIRE_NETCAT=1 (as in .ci/run)."""
+    if NETCAT is None:
+        if os.environ.get("STARGTP_REQUIRE_NETCAT") == "1":
+            pytest.fail("STARGTP_REQUIRE_NETCAT=1 but nc is not installed", pytrace=False)
+        pytest.skip("needs nc (apt-get install netcat-openbsd)")
+    from tests.test_tcp import serve_process
+
+    lines = (b"1 set_game Amazons\n2 boardsize 6 6\n3 play White b1-b4-b5\n4 genmove BLACK\n"
+             b"5 stargtp-position\n6 quit\n")
+    with serve_process("--workers", "1", "--playouts", "20", "--seed", "1") as (_, port):
+        done = subprocess.run([NETCAT, "-N", "127.0.0.1", str(port)], input=lines,
+                              capture_output=True, timeout=HANG_SECONDS)
+    assert done.returncode == 0, done.stderr
+    responses = split_responses(done.stdout)
+    assert responses[:3] == [b"=1\n\n", b"=2\n\n", b"=3\n\n"]
+    move = re.fullmatch(rb"=4 ([a-f][1-6]-[a-f][1-6]/[a-f][1-6])\n\n", responses[3]).group(1)
+    assert b'["black","' + move + b'"]' in responses[4]
+    assert responses[5] == b"=6\n\n" and len(responses) == 6

@@ -4,7 +4,8 @@ whole 6x6 Amazons game between two ``stargtp serve`` engines under Xvfb.
 Quarry has no command line for starting a game, so the test writes its
 configuration file in a temporary HOME (one GTP engine, a new Amazons game of
 size 6 with both sides played by it), then drives the GUI with xdotool:
-New Game, Forward, Play; at the end Save (to an SGF file) and Quit. Quarry's
+New Game, Forward, Play (their keyboard mnemonics); at the end Save (to an
+SGF file) and Quit. Quarry's
 own GTP log (``--gtp-log``) is kept.
 
 The engine command line is ``tests/quarry_engine.py``: ``stargtp serve``
@@ -50,7 +51,7 @@ REQUIRED = os.environ.get("STARGTP_REQUIRE_QUARRY") == "1"
 SIZE = 6
 ENGINE_OPTIONS = ["--workers", "1", "--playouts", "50", "--seed", "1"]
 GAME_SECONDS = 600.0
-"""A whole game takes about 20 s on a busy 2-core machine; this only catches a hang."""
+"""A whole game takes about 10 s on a busy 2-core machine; this only catches a hang."""
 STEP_SECONDS = 60.0
 """For one GUI step (a window to appear, a file to be written)."""
 
@@ -117,12 +118,17 @@ class Display:
             time.sleep(0.2)
         raise AssertionError(f"no window {title!r} appeared")
 
-    def click(self, window: str, x: int, y: int) -> None:
-        """Click at (x, y) inside ``window`` (window coordinates). The pointer
-        first leaves, so that a button that has just appeared under it sees
-        it come in (GTK ignores a click on a button the pointer never entered)."""
-        self.xdotool("mousemove", "1279", "1023")
-        self.xdotool("mousemove", "--window", window, str(x), str(y), "click", "1")
+    def keys(self, window: str, *keys: str) -> None:
+        """Type ``keys`` into ``window``. Without a window manager the
+        keyboard goes to the window under the pointer, so the pointer moves
+        into the window first; the keys are the buttons' mnemonics, which
+        do not depend on the layout or the fonts."""
+        geometry = self.xdotool("getwindowgeometry", "--shell", window)
+        size = dict(line.split("=") for line in geometry.split())
+        self.xdotool("mousemove", "--window", window,
+                     str(int(size["WIDTH"]) // 2), str(int(size["HEIGHT"]) // 2))
+        for key in keys:
+            self.xdotool("key", key)
 
     def screenshot(self, window: str, path: str) -> None:
         """Save ``window`` as a PNG (needs xwd and ImageMagick's convert)."""
@@ -236,11 +242,12 @@ def test_quarry_plays_a_whole_amazons_game(tmp_path):
                                   stderr=subprocess.DEVNULL)
         centre = display.window("^Quarry Control Center$")
         display.xdotool("windowmove", centre, "900", "0")  # no window manager: keep it in sight
-        display.click(centre, 96, 25)  # New Game
+        display.keys(centre, "alt+n")  # New Game
         assistant = display.window("^New Game$")
-        display.click(assistant, 436, 421)  # Forward: Game & Players preset by the configuration
-        time.sleep(1.0)  # the next page replaces this one in the same window
-        display.click(assistant, 439, 421)  # Play: the 6x6 board preset too
+        # Forward (Game & Players, preset by the configuration), then Play (the
+        # 6x6 board, preset too): the X server queues the keys, and Quarry
+        # shows the second page before it reads the second key.
+        display.keys(assistant, "alt+f", "alt+p")
         board = display.window(" vs\\. ")
 
         wait_for(lambda: game_over(records), "the end of the game", GAME_SECONDS)
@@ -248,15 +255,13 @@ def test_quarry_plays_a_whole_amazons_game(tmp_path):
         if os.environ.get("STARGTP_QUARRY_SCREENSHOT"):
             time.sleep(1.0)  # let Quarry draw the last move
             display.screenshot(board, os.environ["STARGTP_QUARRY_SCREENSHOT"])
-        display.xdotool("mousemove", "--window", board, "200", "300")
-        display.xdotool("key", "ctrl+s")
+        display.keys(board, "ctrl+s")  # Save: a new record, so Quarry asks for a file name
         chooser = display.window("^Save As")
-        display.click(chooser, 450, 26)  # the name field
-        display.xdotool("key", "ctrl+a")
+        display.keys(chooser, "ctrl+a")  # the name field has the focus
         display.xdotool("type", "--delay", "10", str(saved))
         display.xdotool("key", "Return")
         wait_for(saved.exists, "Quarry to save the game")
-        display.click(centre, 96, 236)  # Quit
+        display.keys(centre, "alt+q")  # Quit: Quarry sends quit to both engines
         quarry.wait(timeout=STEP_SECONDS)
         wait_for(lambda: len(list(records.glob("*.json"))) == 2, "the engines' records")
     finally:
