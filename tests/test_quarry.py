@@ -250,7 +250,11 @@ def test_quarry_plays_a_whole_amazons_game(tmp_path):
         display.keys(assistant, "alt+f", "alt+p")
         board = display.window(" vs\\. ")
 
-        wait_for(lambda: game_over(records), "the end of the game", GAME_SECONDS)
+        def ended() -> bool:
+            assert quarry.poll() is None, f"Quarry stopped (status {quarry.returncode}) during the game"
+            return game_over(records)
+
+        wait_for(ended, "the end of the game", GAME_SECONDS)
 
         if os.environ.get("STARGTP_QUARRY_SCREENSHOT"):
             time.sleep(1.0)  # let Quarry draw the last move
