@@ -51,7 +51,8 @@ def test_accepted_notations(text):
 @pytest.mark.parametrize("text", ["", "pass", "d1", "d1-d7", "d1-d7/", "d1-d7/g7/h8", "d1--d7/g7",
                                   "d1-d7//g7", "d1/d7-g7", "d1d7,e7g7", "d1d7,d7", "d1,d7g7",
                                   "k1-k2/k3", "d11-d7/g7", "d0-d7/g7", "d01-d7/g7", "d1 - d7/g7",
-                                  "d1-d7/g7x", "1d-7d/7g", "d1\u2013d7/g7", "resign"])
+                                  "d1-d7/g7x", "1d-7d/7g", "d1\u2013d7/g7", "resign",
+                                  "d1xd7-g7", "d1-d7xxg7", "d1-d7x/g7"])
 def test_rejected_notations(text):
     with pytest.raises(IllegalMove):
         Position().parse_move(text)
