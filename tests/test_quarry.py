@@ -5,12 +5,12 @@ Quarry has no command line for starting a game, so the test writes its
 configuration file in a temporary HOME (one GTP engine, a new Amazons game of
 size 6 with both sides played by it), then drives the GUI with xdotool:
 New Game, Forward, Play (their keyboard mnemonics); at the end Save (to an
-SGF file) and Quit. Quarry's
-own GTP log (``--gtp-log``) is kept.
+SGF file) and Quit. Quarry's own GTP log (``--gtp-log``) is kept.
 
 The engine command line is ``tests/quarry_engine.py``: ``stargtp serve``
-behind a relay that passes every byte through and, at ``quit``, asks the
-engine for its own record (``stargtp-position``, ``printsgf``).
+behind a relay that passes every byte through and, when Quarry closes its
+input (Quarry sends no ``quit``), asks the engine for its own record
+(``stargtp-position``, ``printsgf``).
 
 Checked: Quarry's exact set-up sequence (including ``list_games`` and
 ``set_game Amazons``); every move in Quarry's log is the move in each
@@ -54,7 +54,6 @@ GAME_SECONDS = 600.0
 """A whole game takes about 10 s on a busy 2-core machine; this only catches a hang."""
 STEP_SECONDS = 60.0
 """For one GUI step (a window to appear, a file to be written)."""
-
 
 
 def require_tools() -> None:
