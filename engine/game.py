@@ -164,6 +164,9 @@ class Game:
     """Lower-case name used on the command line and in the protocol."""
     title: str
     """For people: ``*Star``, ``Amazons``."""
+    gtp_name: str
+    """The game's name in ``list_games`` and ``set_game``, as other GTP
+    front ends spell it (Quarry: ``Amazons``); one word."""
     sizes: tuple[int, ...]
     default_size: int
     size_word: str

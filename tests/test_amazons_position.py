@@ -40,7 +40,7 @@ def test_bad_size(size):
 
 @pytest.mark.parametrize("text", ["d1-d7/g7", "d1d7g7", "d1-d7-g7", "d1d7,d7g7", "D1-D7/G7",
                                   "D1D7G7", "d1D7,D7g7", " d1-d7/g7 ", "d1-d7g7", "d1d7/g7",
-                                  "d1d7-g7"])
+                                  "d1d7-g7", "D1-D7-G7", "D1-D7XG7", "d1-d7xg7", "d1d7xg7"])
 def test_accepted_notations(text):
     p = Position()
     move = p.parse_move(text)
@@ -51,7 +51,8 @@ def test_accepted_notations(text):
 @pytest.mark.parametrize("text", ["", "pass", "d1", "d1-d7", "d1-d7/", "d1-d7/g7/h8", "d1--d7/g7",
                                   "d1-d7//g7", "d1/d7-g7", "d1d7,e7g7", "d1d7,d7", "d1,d7g7",
                                   "k1-k2/k3", "d11-d7/g7", "d0-d7/g7", "d01-d7/g7", "d1 - d7/g7",
-                                  "d1-d7/g7x", "1d-7d/7g", "d1\u2013d7/g7", "resign"])
+                                  "d1-d7/g7x", "1d-7d/7g", "d1\u2013d7/g7", "resign",
+                                  "d1xd7-g7", "d1-d7xxg7", "d1-d7x/g7"])
 def test_rejected_notations(text):
     with pytest.raises(IllegalMove):
         Position().parse_move(text)

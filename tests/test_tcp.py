@@ -266,7 +266,7 @@ def test_quit_ends_only_its_own_connection_and_half_close_is_answered() -> None:
         assert await leaving.response() == b"=1\n\n"
         assert await leaving.response() == b"=2\n\n"
         assert await leaving.at_eof()
-        assert await staying.command("1 boardsize") == b"?1 syntax error: expected 1 argument\n\n"
+        assert await staying.command("1 boardsize") == b"?1 syntax error: expected 1 or 2 arguments\n\n"
         # A client that half-closes still gets every answer, then EOF.
         staying.writer.write(b"2 play b *10\n3 genmove w\n4 showboard\n")
         staying.writer.write_eof()

@@ -299,6 +299,7 @@ def moves_left(size: int, plies: int) -> int:
 TICTACTOE = Game(
     name=NAME,
     title="Tic-tac-toe",
+    gtp_name="TicTacToe",
     sizes=SIZES,
     default_size=3,
     size_word="squares a side",

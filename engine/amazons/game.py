@@ -78,6 +78,7 @@ def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, fl
 AMAZONS = Game(
     name="amazons",
     title="Amazons",
+    gtp_name="Amazons",
     sizes=SIZES,
     default_size=DEFAULT_SIZE,
     size_word="squares a side",

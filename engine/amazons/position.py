@@ -55,7 +55,7 @@ _new_move = tuple.__new__  # builds a Move without the Python-level __new__ fram
 
 # Squares in move text: a file letter then a rank of one or two digits.
 _SQUARE = r"([a-z])(\d{1,2})"
-_MOVE_TEXT = re.compile(rf"{_SQUARE}-?{_SQUARE}[-/]?{_SQUARE}")
+_MOVE_TEXT = re.compile(rf"{_SQUARE}-?{_SQUARE}[-/x]?{_SQUARE}")
 _UCI_TEXT = re.compile(rf"{_SQUARE}{_SQUARE},{_SQUARE}{_SQUARE}")
 
 _TO_MOVE_LINE = re.compile(r"\s*(white|black) to move", re.IGNORECASE)
@@ -251,7 +251,8 @@ class Position:
 
     def parse_move(self, text: str) -> Move:
         """A move from text, in any case: ``d1-d7/g7`` (canonical), ``d1d7g7``,
-        ``d1-d7-g7`` or the chess-variant style ``d1d7,d7g7``. Only the syntax
+        ``d1-d7-g7``, ``d1-d7xg7`` (Quarry writes and reads those two) or the
+        chess-variant style ``d1d7,d7g7``. Only the syntax
         and the board edges are checked here, not legality. IllegalMove on
         anything else."""
         if not isinstance(text, str):

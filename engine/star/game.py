@@ -118,6 +118,7 @@ def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, fl
 STAR = Game(
     name="star",
     title="*Star",
+    gtp_name="Star",
     sizes=tuple(range(MIN_RINGS, MAX_RINGS + 1)),
     default_size=10,
     size_word="rings",

@@ -82,14 +82,22 @@ def quit_(session: Session, args: Args) -> str:
 
 
 def boardsize(session: Session, args: Args) -> str:
-    expect_count(args, 1)
-    if not INTEGER.fullmatch(args[0]):
-        raise syntax_error("expected an integer")
-    digits = args[0].lstrip("+-").lstrip("0")
-    if len(digits) > MAX_INTEGER_DIGITS:
-        raise GtpError("unacceptable size")
-    session.new_game(size=int(args[0]))  # BadSize -> unacceptable size
+    """``boardsize N``, or ``boardsize N N`` (width and height, as Hex front
+    ends send it): every board is square, so unequal numbers are refused."""
+    expect_count(args, 1, 2)
+    sizes = [_size_arg(arg) for arg in args]
+    if len(set(sizes)) > 1:
+        raise GtpError("unacceptable size: boards are square")
+    session.new_game(size=sizes[0])  # BadSize -> unacceptable size
     return ""
+
+
+def _size_arg(text: str) -> int:
+    if not INTEGER.fullmatch(text):
+        raise syntax_error("expected an integer")
+    if len(text.lstrip("+-").lstrip("0")) > MAX_INTEGER_DIGITS:
+        raise GtpError("unacceptable size")
+    return int(text)
 
 
 def clear_board(session: Session, args: Args) -> str:
@@ -320,6 +328,25 @@ def game(session: Session, args: Args) -> str:
     return ""
 
 
+def list_games(session: Session, args: Args) -> str:
+    """Every game this server plays, one per line, by its GTP name (the
+    descriptor's ``gtp_name``, as Quarry spells it: ``Amazons``)."""
+    expect_count(args, 0)
+    return "\n".join(game.gtp_name for game in GAME_LIST)
+
+
+def set_game(session: Session, args: Args) -> str:
+    """Switch to the game ``list_games`` names (any case), as ``game`` does."""
+    expect_count(args, 1)
+    wanted = args[0].lower()
+    for known in GAME_LIST:
+        if known.gtp_name.lower() == wanted:
+            session.new_game(known.name)
+            return ""
+    names = ", ".join(game.gtp_name for game in GAME_LIST)
+    raise GtpError(f"unknown game {args[0]} (known: {names})")
+
+
 COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("protocol_version", protocol_version),
     ("name", name),
@@ -343,6 +370,8 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("perft", perft),
     ("gogui-interrupt", gogui_interrupt),
     ("game", game),
+    ("list_games", list_games),
+    ("set_game", set_game),
     ("printsgf", printsgf),
     ("loadsgf", loadsgf),
     ("stargtp-loadsgf-text", loadsgf_text),
