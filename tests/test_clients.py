@@ -249,7 +249,8 @@ def test_the_standard_library_example_session_runs():
     assert "< =11 B+1" in lines and "< =13 W+1.5" in lines
     genmove = lines.index("> 14 genmove w")
     assert re.fullmatch(r"< =14 ([A-Z]\d+|\*\d+|pass)", lines[genmove + 1])
-    assert lines[-4:] == ["> 15 play w S99", "< ?15 illegal move", "> 16 quit", "< =16"]
+    assert lines[-4:] == ["> 15 play w S99", "< ?15 illegal move: 'S99' is not a cell of the 4-ring board",
+                          "> 16 quit", "< =16"]
 
 
 # -- netcat ---------------------------------------------------------------------------
