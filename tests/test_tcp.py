@@ -490,6 +490,35 @@ def test_only_a_complete_command_pays_what_a_connection_owes() -> None:
         asyncio.run(scenario(port))
 
 
+def test_a_client_that_never_reads_its_answers_is_idle() -> None:
+    # Idle timeout 1 s: a client that sends 100,000 commands and never reads
+    # an answer has its output blocked, and the commands waiting behind it
+    # are not activity: it is closed (before the change: it held its slot for
+    # ever). A client that reads gets every answer.
+    async def scenario() -> None:
+        server = TcpServer(SessionConfig(size=3), idle_timeout=1.0)
+        _, port = await server.start("127.0.0.1", 0)
+        try:
+            flooder = await Client.connect(port)
+            flooder.writer.write(b"list_commands\n" * 100_000)  # 50 MB of answers, never read
+            deadline = time.monotonic() + HANG_SECONDS
+            while not server.connections or not any("writing" in c._pause_reasons for c in server.connections):
+                assert time.monotonic() < deadline, "the flooder's output never blocked"
+                await asyncio.sleep(0.01)
+            while server.connections:
+                assert time.monotonic() < deadline, "the client that never reads was never closed"
+                await asyncio.sleep(0.01)
+            flooder.writer.transport.abort()
+            reader = await Client.connect(port)
+            for n in range(3):
+                assert await reader.command(f"{n} name") == f"={n} stargtp\n\n".encode()
+            await reader.close()
+        finally:
+            await server.close()
+
+    asyncio.run(scenario())
+
+
 def test_over_tcp_files_are_read_only_from_the_file_dir(tmp_path) -> None:
     from stargtp.engine.amazons.position import Position as AmazonsPosition
     from stargtp.engine.amazons.sgf import write_sgf

@@ -130,20 +130,26 @@ class _TcpConnection(asyncio.Protocol):
         """Close the connection once it has been idle (no command received,
         nothing running, nothing written) for the idle timeout, or has owed a
         command for the command timeout. A running command (a search, an
-        analysis stream) or lines waiting their turn are neither."""
+        analysis stream) or lines waiting their turn are neither, unless the
+        client does not read what it is sent: a connection whose output is
+        blocked is idle (else a client that never reads would keep its slot
+        for ever)."""
         self._timer = None
         conversation, transport = self.conversation, self.transport
         if conversation is None or transport is None or transport.is_closing():
             return
         now = asyncio.get_running_loop().time()
-        if conversation.busy:
+        if conversation.busy and "writing" not in self._pause_reasons:
             self._last_activity = now
             if self._waiting_since is not None:
                 self._waiting_since = now
         for due, why in sorted(self._deadlines()):
             if due <= now:
                 log.info("stargtp: closing a connection: %s", why)
-                transport.close()
+                if "writing" in self._pause_reasons:
+                    transport.abort()  # its client reads nothing: what is unsent would never leave
+                else:
+                    transport.close()
                 return
         self._schedule_check()
 
