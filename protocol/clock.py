@@ -181,24 +181,35 @@ class TimeControl:
             text += f", then {self.count} moves per {self.period:g} s"
         return text
 
-    def settings_commands(self, knows_kgs: bool) -> list[str]:
+    def settings_commands(self, knows_kgs: bool, whole_seconds: bool = False) -> list[str]:
         """What to tell an engine before a game (the inverse of
-        :meth:`canadian` and ``kgs-time_settings``). GTP times are whole
-        seconds; they are rounded up so that a short clock is not announced as
-        zero (``time_settings 0 0 0`` would read as no time at all). GTP cannot
-        express an increment: Fischer clocks are announced as absolute time
-        and ``time_left`` shows the increments as they are added."""
-        main = math.ceil(self.main)
+        :meth:`canadian` and ``kgs-time_settings``). Times are rounded up
+        (:func:`gtp_seconds`), to the millisecond, or with ``whole_seconds``
+        to whole seconds as GTP and GNU Go read them; rounding up means a
+        short clock is never announced as zero (``time_settings 0 0 0`` would
+        read as no time at all). GTP cannot express an increment: Fischer
+        clocks are announced as absolute time and ``time_left`` shows the
+        increments as they are added.
+
+        >>> TimeControl.parse("0", byoyomi="0.5").settings_commands(True)
+        ['kgs-time_settings byoyomi 0 0.5 1']
+        >>> TimeControl.parse("0", byoyomi="0.5").settings_commands(True, whole_seconds=True)
+        ['kgs-time_settings byoyomi 0 1 1']
+        """
+        def text(seconds: float) -> str:
+            return gtp_seconds(seconds, whole_seconds, up=True)
+
+        main = text(self.main)
         if self.system == ABSOLUTE:
-            return [f"time_settings {max(main, 1)} 0 0"]
+            return [f"time_settings {text(max(self.main, 0.001))} 0 0"]  # never 0: no clock
         if self.system == CANADIAN:
-            return [f"time_settings {main} {math.ceil(self.period)} {self.count}"]
+            return [f"time_settings {main} {text(self.period)} {self.count}"]
         if self.system == BYOYOMI:
             if knows_kgs:
-                return [f"kgs-time_settings byoyomi {main} {math.ceil(self.period)} {self.count}"]
+                return [f"kgs-time_settings byoyomi {main} {text(self.period)} {self.count}"]
             # Plain GTP has only Canadian byo-yomi; one stone per period is
             # the closest reading (it hides the extra periods from the engine).
-            return [f"time_settings {main} {math.ceil(self.period)} 1"]
+            return [f"time_settings {main} {text(self.period)} 1"]
         return []
 
     def to_json(self) -> dict[str, Any]:
@@ -275,6 +286,29 @@ class TimeControl:
         if self.system == CANADIAN and left.stones == 0:
             return left.seconds + self.period
         return left.seconds
+
+
+def gtp_seconds(seconds: float, whole_seconds: bool = False, up: bool = False) -> str:
+    """``seconds`` as a time in a GTP command: to the millisecond with the
+    trailing zeros trimmed, or with ``whole_seconds`` as a whole number (the
+    form GTP specifies and GNU Go parses). Rounded down (what is left is never
+    overstated), or with ``up`` rounded up; never negative.
+
+    >>> gtp_seconds(0.5), gtp_seconds(12.34567), gtp_seconds(600.0), gtp_seconds(0.0004), gtp_seconds(-1)
+    ('0.5', '12.345', '600', '0', '0')
+    >>> gtp_seconds(0.5, whole_seconds=True), gtp_seconds(0.5, whole_seconds=True, up=True)
+    ('0', '1')
+    >>> gtp_seconds(0.0004, up=True), gtp_seconds(1.005), gtp_seconds(0.3, up=True)
+    ('0.001', '1.005', '0.3')
+    """
+    scale = 1 if whole_seconds else 1000
+    # A millionth of a unit's slack, so that 1.005 (1004.9999... ms in binary) stays 1.005.
+    ticks = seconds * scale
+    count = max(math.ceil(ticks - 1e-6) if up else math.floor(ticks + 1e-6), 0)
+    if whole_seconds:
+        return str(count)
+    whole, millis = divmod(count, 1000)
+    return f"{whole}.{millis:03d}".rstrip("0").rstrip(".")
 
 
 def _number(text: str) -> float:

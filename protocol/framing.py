@@ -110,6 +110,12 @@ class LineSplitter:
             self._partial = b""
         return lines
 
+    @property
+    def holding(self) -> bool:
+        """Whether part of a line has arrived (or an over-long line is being
+        dropped) and waits for its LF."""
+        return bool(self._partial) or self._discard_prefix is not None
+
     def finish(self) -> list[Line]:
         """End of input: an unterminated last line still counts as a line."""
         lines: list[Line] = []
@@ -198,6 +204,16 @@ def parse_line(raw: bytes) -> Command | BadLine | None:
     if not tokens:
         return BadLine(command_id, "syntax error: missing command name")
     return Command(command_id, tokens[0], tuple(tokens[1:]))
+
+
+def gets_response(line: Line) -> bool:
+    """Whether a line read off a stream is a command that gets a response
+    (every line but an empty, blank or comment-only one).
+
+    >>> gets_response(b"name"), gets_response(b"  # a comment"), gets_response(b"\\r"), gets_response(b"\\xff")
+    (True, False, False, True)
+    """
+    return type(line) is TooLongLine or parse_line(line) is not None
 
 
 def too_long_failure(line: TooLongLine) -> str:

@@ -120,10 +120,13 @@ def test_one_model_for_the_engine_clock_and_the_referee() -> None:
     assert TimeControl.parse("60", canadian="300/25") == TimeControl.canadian(60, 300, 25)
     assert TimeControl.parse("60", byoyomi="30x5") == TimeControl(BYOYOMI, 60, 30, 5)
     assert TimeControl.parse(None) == TimeControl() and not TimeControl.parse("0", None).limited
-    # ... and what the referee announces reads back as what it keeps.
-    for control in (TimeControl.parse("60"), TimeControl.parse("60", canadian="300/25")):
+    # ... and what the referee announces reads back as what it keeps, also
+    # under a second (the times go to the millisecond).
+    for control in (TimeControl.parse("60"), TimeControl.parse("60", canadian="300/25"),
+                    TimeControl.parse("0.5"), TimeControl.parse("0.25", canadian="1.5/3")):
         command, = control.settings_commands(False)
-        assert TimeControl.canadian(*map(int, command.split()[1:])) == control
+        main, period, stones = command.split()[1:]
+        assert TimeControl.canadian(float(main), float(period), int(stones)) == control
     # The engine's clock charges a move by the same rules as the referee's.
     control = TimeControl.parse("5", byoyomi="10x3")
     clock = Clock()

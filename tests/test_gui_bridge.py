@@ -626,6 +626,100 @@ def test_idle_sessions_end_and_busy_ones_do_not() -> None:
     asyncio.run(scenario())
 
 
+async def fill_and_serve(server: GuiServer, port: int, first_bytes: bytes | None) -> tuple[list[Http], list[int]]:
+    """Open 256 connections (every one the bridge serves), each sending
+    ``first_bytes`` (None: nothing), then serve a page that has a session,
+    on two new keep-alive connections. Returns the 256 and the statuses the
+    page saw."""
+    token = await new_session(port)
+    await until(lambda: not server.connections, "the session's connection is gone")
+    held = [await Http.connect(port) for _ in range(256)]
+    for client in held:
+        if first_bytes is not None:
+            await client.send(first_bytes)
+    await until(lambda: len(server.connections) == 256, "256 connections are served")
+    page = [await Http.connect(port), await Http.connect(port)]
+    plan = [(page[0], "GET", "/", None, None), (page[0], "POST", f"/gtp?session={token}", "1 name\n", "=1 stargtp\n\n"),
+            (page[1], "POST", f"/gtp?session={token}", "2 boardsize 4\n", "=2\n\n")]
+    statuses = []
+    for client, method, path, body, text in plan:
+        answer = await client.request(method, path, body)
+        statuses.append(answer.status)
+        if answer.status != 200:
+            break  # (a 503 closes the connection)
+        assert text is None or answer.text == text
+    for client in page:
+        await client.close()
+    return held, statuses
+
+
+def test_idle_connections_make_room_for_a_page() -> None:
+    # 256 connections, as many as the bridge serves, open and idle; their
+    # keep-alive is 600 s here, so only making room can serve anybody (before
+    # the change: 503 for every newcomer until one timed out, 75 s, and the
+    # idle clients could simply reconnect). A page with a session is served
+    # at once: each of its two connections takes the place of the idlest
+    # connection (the two opened first), and the other 254 stay open.
+    async def scenario() -> None:
+        async with bridge(keep_alive_timeout=600.0) as (server, port):
+            held, statuses = await fill_and_serve(server, port, None)
+            assert statuses == [200, 200, 200]
+            assert await held[0].at_eof() and await held[1].at_eof()
+            await until(lambda: len(server.connections) == 254, "the page's connections are gone")
+            for client in held:
+                await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_slowly_sent_requests_hold_no_slot() -> None:
+    # 256 connections each sending a request a byte at a time (slowloris),
+    # with a request timeout of 600 s here: a page with a session is served
+    # at once, each of its connections taking the place of the connection
+    # that has waited longest on its client (before the change: 503).
+    async def scenario() -> None:
+        async with bridge(keep_alive_timeout=600.0, request_timeout=600.0) as (server, port):
+            held, statuses = await fill_and_serve(server, port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            assert statuses == [200, 200, 200]
+            assert await held[0].at_eof() and await held[1].at_eof()
+            await until(lambda: len(server.connections) == 254, "the page's connections are gone")
+            for client in held:
+                await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_timeouts_close_idle_and_slow_connections() -> None:
+    # --keep-alive-timeout 2: a connection idle after a request, and one
+    # that never sent anything, are closed. --request-timeout 1: a request
+    # dribbled a byte every 0.1 s is answered 408 and closed, though bytes
+    # keep coming.
+    async def scenario() -> None:
+        async with bridge(keep_alive_timeout=2.0, request_timeout=1.0) as (server, port):
+            served, silent = await Http.connect(port), await Http.connect(port)
+            assert (await served.request("GET", "/")).status == 200
+            assert await served.at_eof() and await silent.at_eof()
+            slow = await Http.connect(port)
+
+            async def dribble() -> None:
+                for byte in b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 10_000:
+                    await slow.send(bytes([byte]))
+                    await asyncio.sleep(0.1)
+
+            sender = asyncio.ensure_future(dribble())
+            try:
+                answer = await slow.response()
+                assert (answer.status, answer.text) == (408, "the request took too long to arrive\n")
+                assert await slow.at_eof()
+            finally:
+                sender.cancel()
+                await asyncio.gather(sender, return_exceptions=True)
+            for client in (served, silent, slow):
+                await client.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_session_whose_event_stream_closes_ends_unless_it_comes_back() -> None:
     async def scenario() -> None:
         async with bridge(idle_timeout=0, events_grace=1.0) as (server, port):
@@ -737,6 +831,10 @@ def test_stargtp_gui_on_a_busy_port_is_one_line_and_status_2() -> None:
 def test_bad_gui_options_are_one_line(capsys) -> None:
     for options, message in ((["--idle-timeout", "-1"], "stargtp gui: --idle-timeout must be a number of"
                               " seconds, 0 or more (0: never)\n"),
+                             (["--keep-alive-timeout", "0"], "stargtp gui: --keep-alive-timeout must be a"
+                              " number of seconds above 0\n"),
+                             (["--request-timeout", "nan"], "stargtp gui: --request-timeout must be a"
+                              " number of seconds above 0\n"),
                              (["--port", "70000"], "stargtp gui: argument --port: expected a port number"
                               " from 0 to 65535, not '70000'\n"),
                              (["--max-sessions", "0"], "stargtp gui: argument --max-sessions: expected a"

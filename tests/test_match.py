@@ -138,30 +138,51 @@ def test_resign_and_score_cross_check() -> None:
 # -- clocks --------------------------------------------------------------------
 def test_referee_clock_arithmetic() -> None:
     fischer = RefereeClock(TimeControl.parse("10+2"))
-    assert fischer.allowance() == 10 and fischer.time_left_args() == (10, 0)
+    assert fischer.allowance() == 10 and fischer.time_left_args() == ("10", 0)
     fischer.charge(3)
     assert fischer.allowance() == 9
     fischer.charge(9.1)  # 0.1 s over, forgiven by the tolerance: nothing left, plus the increment
     assert fischer.allowance() == 2
+    fischer.charge(1.2345)  # 2 - 1.2345 + 2: 2.7655 s, sent rounded down to the millisecond
+    assert fischer.time_left_args() == ("2.765", 0) and fischer.time_left_args(whole_seconds=True) == ("2", 0)
+    fischer.charge(0.7655)
+    assert fischer.time_left_args() == ("4", 0)  # trailing zeros trimmed
 
     japanese = RefereeClock(TimeControl.parse("5", byoyomi="10x3"))
     assert japanese.allowance() == 35
     japanese.charge(7)  # 5 s of main time, then 2 s of a period: all 3 periods kept
-    assert (japanese.allowance(), japanese.time_left_args()) == (30, (10, 3))
+    assert (japanese.allowance(), japanese.time_left_args()) == (30, ("10", 3))
     japanese.charge(25)  # 25 s spans three periods: two used up
-    assert (japanese.allowance(), japanese.time_left_args()) == (10, (10, 1))
+    assert (japanese.allowance(), japanese.time_left_args()) == (10, ("10", 1))
 
     canadian = RefereeClock(TimeControl.parse("0", canadian="30/5"))
     assert canadian.allowance() == 30
     canadian.charge(10)
-    assert canadian.time_left_args() == (20, 4)
+    assert canadian.time_left_args() == ("20", 4)
     for _ in range(4):
         canadian.charge(1)
-    assert canadian.time_left_args() == (30, 5)  # block done: a fresh one
+    assert canadian.time_left_args() == ("30", 5)  # block done: a fresh one
+
+    # A clock under a second: the time left keeps its decimals (GNU Go's
+    # whole seconds, on request, read 0).
+    short = RefereeClock(TimeControl.parse("0", byoyomi="0.5"))
+    assert (short.allowance(), short.time_left_args(), short.time_left_args(True)) == (0.5, ("0.5", 1), ("0", 1))
+    short.charge(0.4999)
+    assert short.time_left_args() == ("0.5", 1)  # a fresh period
+    canadian_short = RefereeClock(TimeControl.parse("0", canadian="0.9/3"))
+    canadian_short.charge(0.1234)
+    assert canadian_short.time_left_args() == ("0.776", 2) and canadian_short.time_left_args(True) == ("0", 2)
 
     assert RefereeClock(TimeControl()).allowance() == float("inf")
     assert TimeControl.parse("60+1").settings_commands(False) == ["time_settings 60 0 0"]
-    assert TimeControl.parse("0.5").settings_commands(False) == ["time_settings 1 0 0"]
+    assert TimeControl.parse("0.5").settings_commands(False) == ["time_settings 0.5 0 0"]
+    assert TimeControl.parse("0.5").settings_commands(False, whole_seconds=True) == ["time_settings 1 0 0"]
+    assert TimeControl.parse("0.0001").settings_commands(False) == ["time_settings 0.001 0 0"]  # never 0
+    assert TimeControl.parse("1.25", canadian="2.5/4").settings_commands(False) == ["time_settings 1.25 2.5 4"]
+    assert (TimeControl.parse("1.25", canadian="2.5/4").settings_commands(False, whole_seconds=True)
+            == ["time_settings 2 3 4"])
+    assert (TimeControl.parse("0", byoyomi="0.5x2").settings_commands(True)
+            == ["kgs-time_settings byoyomi 0 0.5 2"])
     assert TimeControl.parse("60", canadian="300/25").settings_commands(False) == ["time_settings 60 300 25"]
     assert TimeControl.parse("60", byoyomi="30x5").settings_commands(True) == ["kgs-time_settings byoyomi 60 30 5"]
     assert TimeControl.parse("60", byoyomi="30x5").settings_commands(False) == ["time_settings 60 30 1"]
@@ -206,9 +227,74 @@ def test_time_commands_sent_before_each_move(tmp_path: Path) -> None:
     lines = [line.split("] ", 1)[1] for line in log.read_text().splitlines() if line.startswith("[B slot 0]")]
     assert lines[0] == "kgs-time_settings byoyomi 1000 10 3"
     assert lines[1] == "time_left white 1000 0"  # nothing used yet
-    seconds = [int(line.split()[2]) for line in lines[1:]]
-    assert all(re.fullmatch(r"time_left white \d+ 0", line) for line in lines[1:])
+    seconds = [float(line.split()[2]) for line in lines[1:]]
+    assert all(re.fullmatch(r"time_left white \d+(\.\d{1,3})? 0", line) for line in lines[1:])
     assert len(seconds) == 25 and seconds == sorted(seconds, reverse=True) and seconds[-1] > 900
+
+
+@pytest.mark.parametrize("integer_times, sent", [(False, "0.5"), (True, "0")])
+def test_a_clock_under_a_second_is_sent_with_decimals(tmp_path: Path, integer_times: bool, sent: str) -> None:
+    # stargtp match --byoyomi 0.5: one period of 0.5 s and no main time.
+    # Before every move the engine has exactly one fresh period, whatever the
+    # moves took (a move is charged a period at most, and an overrun within
+    # the tolerance is forgiven), so the transcript is exact. The scripted
+    # engines log what they receive. With --integer-times they get GNU Go's
+    # whole seconds (the period rounded up, the time left rounded down).
+    from stargtp.protocol.cli import main
+
+    log, results = tmp_path / "engines.log", tmp_path / "results.jsonl"
+    code = main(["match", "--black", fake("--seed", "1", "--echo-time"), "--white", fake("--echo-time"),
+                 "--size", "4", "--games", "1", "--byoyomi", "0.5", "--time-tolerance", "30",
+                 "--engine-stderr", str(log), "--results", str(results), "--quiet",
+                 *(["--integer-times"] if integer_times else [])])
+    record, = read_results(str(results))[1]
+    assert code == 0 and record["reason"] == "score"
+    period = "1" if integer_times else "0.5"
+    for name, colour in (("A", "black"), ("B", "white")):
+        lines = [line.split("] ", 1)[1] for line in log.read_text().splitlines()
+                 if line.startswith(f"[{name} slot 0]")]
+        assert lines == [f"kgs-time_settings byoyomi 0 {period} 1"] + [f"time_left {colour} {sent} 1"] * 25
+
+
+def test_the_engine_uses_a_clock_under_a_second() -> None:
+    """The real engine against itself with one byo-yomi period of 0.5 s on
+    the 3-ring board: a colour-swapped pair of games.
+
+    Why this does not depend on speed. Before every move the referee sends
+    ``time_left COLOUR 0.5 1`` (one fresh period, whatever the moves took:
+    see the test above), so every search gets the same budget from the
+    engine's time management, 0.5 * 0.95 - 0.1 = 0.375 s, and searches by
+    the wall clock until it is spent (a clocked search has no playout cap).
+    A move's time as the referee measures it (from sending ``genmove`` to
+    the answer) is that budget plus the overheads, so a slow or loaded
+    machine makes moves longer, never shorter; only forced moves (a single
+    legal move, or a pass) answer at once, and they are a few of each game's
+    30 or so. An average of at least 0.3 s is therefore a property of the time
+    management; before the fix the engines were told ``time_left COLOUR 0 1``
+    and their budget was the 0.05 s minimum (0.054 s a move measured).
+
+    Losing on time could only come from overload (a move delayed past the
+    period by the scheduler, not by the engine): the tolerance of 30 s,
+    sixty times the period, forgives that, and an overrun leaves the clock
+    unchanged (the last period is never used up), so it cannot shorten a
+    later move's budget either. Each game is lost by score, never on time.
+    """
+    engine = [sys.executable, "-m", "stargtp.protocol.cli", "serve", "--workers", "1", "--seed"]
+    match = settings(shlex.join(engine + ["1"]), shlex.join(engine + ["2"]), size=3, games=2,
+                     time_control=TimeControl.parse("0", byoyomi="0.5"), time_tolerance=30.0)
+    records = play(match).records
+    assert [(record["reason"], record["fault"]) for record in records] == [("score", None)] * 2
+    seconds, searched = [], []
+    for record in records:
+        position = new_position(record["game"], record["size"])
+        for move in record["moves"]:
+            seconds.append(move["seconds"])
+            if move["move"] != "pass" and len(position.legal_moves()) > 1:
+                searched.append(move["seconds"])
+            position.play(position.parse_move(move["move"]), BLACK if move["colour"] == "black" else WHITE)
+    assert sum(seconds) / len(seconds) >= 0.3, seconds
+    # Every move that was searched took at least the budget (0.375 s, less the record's rounding).
+    assert len(searched) >= len(seconds) - 6 and min(searched) >= 0.37, seconds
 
 
 # -- resume ----------------------------------------------------------------------

@@ -442,6 +442,8 @@ def test_serve_sigterm_mid_search_exits_cleanly() -> None:
     (["--file-dir", "/nonexistent/records"], b"--file-dir '/nonexistent/records' is not a directory"),
     (["--idle-timeout", "-1"], b"--idle-timeout must be a number of seconds"),
     (["--idle-timeout", "nan"], b"--idle-timeout must be a number of seconds"),
+    (["--command-timeout", "-1"], b"--command-timeout must be a number of seconds, 0 or more (0: never)"),
+    (["--command-timeout", "inf"], b"--command-timeout must be a number of seconds, 0 or more (0: never)"),
     (["--seconds", "inf"], b"--seconds must be a positive number of seconds"),
     (["--seconds", "0"], b"--seconds must be a positive number of seconds"),
     (["--seconds", "5x"], b"argument --seconds: invalid float value: '5x'"),

@@ -396,6 +396,134 @@ def test_idle_connections_are_closed_and_busy_ones_are_not() -> None:
         asyncio.run(scenario(port))
 
 
+DRIBBLES = [b"name"[i % 4:i % 4 + 1] for i in range(1000)]  # n a m e n a ...: a line that never ends
+
+
+async def dribble(client: Client, pieces: list[bytes], interval: float) -> float:
+    """Send ``pieces`` one by one, ``interval`` apart, until the server closes
+    the connection; returns when, by the loop's clock, it was seen closed."""
+    async def send() -> None:
+        for piece in pieces:
+            try:
+                await client.send(piece)
+            except (ConnectionError, OSError):
+                return
+            await asyncio.sleep(interval)
+
+    sender = asyncio.ensure_future(send())
+    try:
+        assert await client.at_eof()  # (HANG_SECONDS: it is never closed)
+        return asyncio.get_running_loop().time()
+    finally:
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
+        await client.close()
+
+
+def test_clients_dribbling_bytes_cannot_hold_every_slot() -> None:
+    # --max-connections 8 --command-timeout 1: eight clients take every slot
+    # and send a byte every 0.2 s, never a complete command: three a line
+    # that never ends, three comment lines, two empty lines. Any byte used to
+    # renew the idle timeout, so they held the slots for ever; now each is
+    # closed once it has owed a command for 1 s. A healthy client, refused
+    # ("server busy") while they hold the slots, retries and is served within
+    # the hang limit, 60 times the timeout (before the change: never).
+    async def scenario(port: int) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        kinds = [DRIBBLES] * 3 + [[b"# x\n"] * 1000] * 3 + [[b"\n"] * 1000] * 2
+        clients = [await Client.connect(port) for _ in kinds]
+        for client, pieces in zip(clients, kinds):  # every slot is taken before any byte dribbles
+            await client.send(pieces[0])
+        attackers = [asyncio.ensure_future(dribble(client, pieces[1:], 0.2)) for client, pieces in zip(clients, kinds)]
+        await asyncio.sleep(0)
+        refusals, served_at = 0, None
+        while served_at is None:
+            assert loop.time() - started < HANG_SECONDS, "the healthy client was never served"
+            healthy = await Client.connect(port)
+            try:
+                answer = await healthy.command("1 name")
+            except asyncio.IncompleteReadError:  # closed: "1 name" came 1 s late (a loaded machine)
+                answer = b""
+            if answer == b"=1 stargtp\n\n":
+                served_at = loop.time()
+                assert await healthy.command("2 boardsize 4") == b"=2\n\n"
+            else:
+                assert answer in (b"? server busy: too many connections (limit 8), try again later\n\n", b"")
+                refusals += 1
+                await asyncio.sleep(0.05)
+            await healthy.close()
+        closed_at = await asyncio.gather(*attackers)
+        assert len(closed_at) == 8
+        print(f"8 dribbling clients closed {min(closed_at) - started:.2f} to {max(closed_at) - started:.2f} s "
+              f"after they connected; the healthy client was refused {refusals} times, served after "
+              f"{served_at - started:.2f} s (command timeout 1 s)")
+
+    with serve_process("--max-connections", "8", "--command-timeout", "1") as (_, port):
+        asyncio.run(scenario(port))
+
+
+def test_only_a_complete_command_pays_what_a_connection_owes() -> None:
+    # --command-timeout 0.5 --idle-timeout 600 --seconds 4: what counts.
+    async def scenario(port: int) -> None:
+        # Silent after its commands: idle (600 s), owing nothing; still served
+        # after four times the command timeout.
+        quiet = await Client.connect(port)
+        assert await quiet.command("1 name") == b"=1 stargtp\n\n"
+        # A comment line, an empty line and a begun line during a 4 s search,
+        # the line ended 1.5 s later (three times the command timeout, still
+        # searching): a running command is not idleness, the connection is kept.
+        busy = await Client.connect(port)
+        assert await busy.command("1 boardsize 4") == b"=1\n\n"
+        await busy.send("2 genmove b\n# thinking\n\n3 na")
+        await asyncio.sleep(1.5)
+        await busy.send("me\n")
+        assert (await busy.response()).startswith(b"=2 ")
+        assert await busy.response() == b"=3 stargtp\n\n"
+        await asyncio.sleep(2.0)
+        assert await quiet.command("2 name") == b"=2 stargtp\n\n"
+        # Comments and a line never ended, after a command: closed.
+        await busy.send("# only comments\n5 vers")
+        assert await busy.at_eof()
+        # Connected but never a command: closed too (the idle timeout is 600 s).
+        mute = await Client.connect(port)
+        assert await mute.at_eof()
+        await quiet.close()
+
+    with serve_process("--command-timeout", "0.5", "--idle-timeout", "600", "--player", "flat",
+                       "--seconds", "4", "--workers", "1") as (_, port):
+        asyncio.run(scenario(port))
+
+
+def test_a_client_that_never_reads_its_answers_is_idle() -> None:
+    # Idle timeout 1 s: a client that sends 100,000 commands and never reads
+    # an answer has its output blocked, and the commands waiting behind it
+    # are not activity: it is closed (before the change: it held its slot for
+    # ever). A client that reads gets every answer.
+    async def scenario() -> None:
+        server = TcpServer(SessionConfig(size=3), idle_timeout=1.0)
+        _, port = await server.start("127.0.0.1", 0)
+        try:
+            flooder = await Client.connect(port)
+            flooder.writer.write(b"list_commands\n" * 100_000)  # 50 MB of answers, never read
+            deadline = time.monotonic() + HANG_SECONDS
+            while not server.connections or not any("writing" in c._pause_reasons for c in server.connections):
+                assert time.monotonic() < deadline, "the flooder's output never blocked"
+                await asyncio.sleep(0.01)
+            while server.connections:
+                assert time.monotonic() < deadline, "the client that never reads was never closed"
+                await asyncio.sleep(0.01)
+            flooder.writer.transport.abort()
+            reader = await Client.connect(port)
+            for n in range(3):
+                assert await reader.command(f"{n} name") == f"={n} stargtp\n\n".encode()
+            await reader.close()
+        finally:
+            await server.close()
+
+    asyncio.run(scenario())
+
+
 def test_over_tcp_files_are_read_only_from_the_file_dir(tmp_path) -> None:
     from stargtp.engine.amazons.position import Position as AmazonsPosition
     from stargtp.engine.amazons.sgf import write_sgf

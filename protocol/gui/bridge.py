@@ -21,7 +21,10 @@ Limits: a session is ended by ``quit``, ``POST /close``, idleness, its event
 stream closed and not reopened for :data:`EVENTS_GRACE_SECONDS`, or server
 shutdown, and every way frees its worker processes. A reply too big to hold
 is streamed (chunked) and the session runs no new command until the client
-has read it; an event stream whose client does not read is dropped.
+has read it; an event stream whose client does not read is dropped. Idle
+and slow connections are closed after short timeouts, and at the connection
+limit the one that has waited longest on its client makes room for a new
+one (:meth:`GuiServer._make_room`), so idle clients cannot lock a page out.
 """
 
 from __future__ import annotations
@@ -64,7 +67,11 @@ KEEP_ALIVE_EVENT_SECONDS = 15.0
 and browsers keep it open."""
 
 MAX_CONNECTIONS = 256
-"""HTTP connections served at once; more are answered 503 and closed."""
+"""HTTP connections served at once. A new one beyond them takes the place of
+the connection that has waited longest on its client (idle between requests,
+sending a request, or not reading its answer); only when every connection is
+being served (a request being answered, an event stream) is it answered 503
+and closed."""
 
 MAX_WAITING_POSTS = 64
 """``POST /gtp`` requests of one session waiting for their answers; more are
@@ -86,11 +93,16 @@ MAX_QUEUED_EVENTS = 2000
 """Events waiting to be sent down one event stream; a stream whose client
 falls this far behind is closed (the browser reconnects)."""
 
-KEEP_ALIVE_SECONDS = 75.0
-"""How long an idle keep-alive connection may wait for its next request."""
+KEEP_ALIVE_SECONDS = 5.0
+"""How long an idle keep-alive connection may wait for its next request
+(browsers open a new connection, or retry, when an idle one is closed)."""
 
-REQUEST_SECONDS = 30.0
-"""How long a client may take to send a whole request once it has begun."""
+REQUEST_SECONDS = 10.0
+"""How long a client may take to send a whole request once it has begun
+(a page's requests are at most 80 KiB: a slowly sent one is an attack)."""
+
+SEND_SECONDS = 75.0
+"""How long a client may take to read an answer sent to it."""
 
 SHUTDOWN_SECONDS = 1.0
 """How long a shutting-down server waits for connections to send what they have."""
@@ -431,20 +443,32 @@ class _Connection:
         self.writer = writer
         self.idle = True
         """Waiting for a request (so shutdown may simply close it)."""
+        self.waiting_since: float | None = asyncio.get_running_loop().time()
+        """Since when the connection has waited on its client: idle between
+        requests, receiving a request, or sending an answer the client does
+        not read; None while the server answers a request. The connection
+        that has waited longest makes room for a new one at the limit."""
+
+    def evict(self) -> None:
+        """Close the connection to make room for a new one."""
+        self.waiting_since = None
+        self.writer.close()
 
     async def run(self) -> None:
         writer = self.writer
+        server = self.server
+        loop = asyncio.get_running_loop()
         try:
-            while not self.server.closing:
+            while not server.closing and not writer.is_closing():
                 self.idle = True
                 try:
-                    if not await asyncio.wait_for(self.input.wait_for_request(), KEEP_ALIVE_SECONDS):
+                    if not await asyncio.wait_for(self.input.wait_for_request(), server.keep_alive_timeout):
                         return
                 except TimeoutError:
                     return
                 self.idle = False
                 try:
-                    request = await asyncio.wait_for(self.input.read_request(), REQUEST_SECONDS)
+                    request = await asyncio.wait_for(self.input.read_request(), server.request_timeout)
                 except TimeoutError:
                     writer.write(error_response(408, "the request took too long to arrive", keep_alive=False))
                     await linger_and_close(self.input, writer)
@@ -458,14 +482,18 @@ class _Connection:
                     continue
                 if request is None:
                     return
-                if not await self.server.handle(self, request):
+                self.waiting_since = None
+                carry_on = await server.handle(self, request)
+                self.waiting_since = loop.time()
+                if not carry_on:
                     await linger_and_close(self.input, writer)
                     return
                 try:
-                    await asyncio.wait_for(writer.drain(), KEEP_ALIVE_SECONDS)
+                    await asyncio.wait_for(writer.drain(), SEND_SECONDS)
                 except TimeoutError:  # a client that reads no answer is gone
                     writer.transport.abort()
                     return
+                self.waiting_since = loop.time()
         except (ConnectionError, OSError):
             pass
         finally:
@@ -584,7 +612,9 @@ class GuiServer:
 
     def __init__(self, config: SessionConfig, max_sessions: int = DEFAULT_MAX_SESSIONS,
                  idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
-                 events_grace: float = EVENTS_GRACE_SECONDS) -> None:
+                 events_grace: float = EVENTS_GRACE_SECONDS,
+                 keep_alive_timeout: float = KEEP_ALIVE_SECONDS,
+                 request_timeout: float = REQUEST_SECONDS) -> None:
         # The page's user may be anybody who can reach the port: like a TCP
         # client, a session reads no file of this machine.
         self.config = replace(config, read_files=False, file_dir=None)
@@ -592,6 +622,10 @@ class GuiServer:
         self.idle_timeout = idle_timeout
         """Seconds of idleness after which a session ends; 0: never."""
         self.events_grace = events_grace
+        self.keep_alive_timeout = keep_alive_timeout
+        """Seconds an idle connection waits for its next request."""
+        self.request_timeout = request_timeout
+        """Seconds a client may take to send a whole request once begun."""
         self.sessions: dict[str, GuiSession] = {}
         self.connections: set[_Connection] = set()
         self.static = load_static_files()
@@ -660,6 +694,8 @@ class GuiServer:
             self._tasks.add(task)
         try:
             connection = _Connection(self, reader, writer)
+            if len(self.connections) >= MAX_CONNECTIONS and not self.closing:
+                self._make_room()
             if len(self.connections) >= MAX_CONNECTIONS or self.closing:
                 writer.write(error_response(503, "too many connections, try again later"
                                             if not self.closing else "the server is shutting down",
@@ -684,6 +720,15 @@ class GuiServer:
         finally:
             if task is not None:
                 self._tasks.discard(task)
+
+    def _make_room(self) -> None:
+        """Close the connection that has waited longest on its client, if
+        one does: a connection being served is never closed for another."""
+        waiting = [c for c in self.connections if c.waiting_since is not None]
+        if waiting:
+            oldest = min(waiting, key=lambda c: c.waiting_since or 0.0)
+            self.connections.discard(oldest)
+            oldest.evict()
 
     # -- requests ------------------------------------------------------------------------
 
@@ -794,9 +839,12 @@ class GuiServer:
 
 async def serve_gui(config: SessionConfig, host: str = DEFAULT_HOST, port: int = 0,
                     max_sessions: int = DEFAULT_MAX_SESSIONS,
-                    idle_timeout: float = DEFAULT_IDLE_TIMEOUT) -> int:
+                    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+                    keep_alive_timeout: float = KEEP_ALIVE_SECONDS,
+                    request_timeout: float = REQUEST_SECONDS) -> int:
     """Serve the page and its sessions until SIGINT or SIGTERM."""
-    server = GuiServer(config, max_sessions, idle_timeout)
+    server = GuiServer(config, max_sessions, idle_timeout, keep_alive_timeout=keep_alive_timeout,
+                       request_timeout=request_timeout)
 
     async def start() -> str:
         await server.start(host, port)

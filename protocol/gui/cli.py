@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sys
 
 from stargtp.protocol.cli import positive_int
-from stargtp.protocol.gui.bridge import DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serve_gui
+from stargtp.protocol.gui.bridge import (DEFAULT_HOST, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, KEEP_ALIVE_SECONDS,
+                                        REQUEST_SECONDS, serve_gui)
 from stargtp.protocol.server.serve import add_engine_arguments, check_idle_timeout, engine_config_from_args
 from stargtp.protocol.server.tcp import CannotListen
 
@@ -29,12 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT, metavar="S",
                         help="end a session that had no request, nothing running and no event"
                              f" stream for S seconds (default {DEFAULT_IDLE_TIMEOUT:g}; 0: never)")
+    parser.add_argument("--keep-alive-timeout", type=float, default=KEEP_ALIVE_SECONDS, metavar="S",
+                        help="close an HTTP connection that waits S seconds for its next request"
+                             f" (default {KEEP_ALIVE_SECONDS:g})")
+    parser.add_argument("--request-timeout", type=float, default=REQUEST_SECONDS, metavar="S",
+                        help="answer 408 and close when a begun request has not arrived whole within S"
+                             f" seconds (default {REQUEST_SECONDS:g})")
     add_engine_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         check_idle_timeout(args.idle_timeout)
+        for option, seconds in (("--keep-alive-timeout", args.keep_alive_timeout),
+                                ("--request-timeout", args.request_timeout)):
+            if not (seconds > 0 and math.isfinite(seconds)):
+                raise ValueError(f"{option} must be a number of seconds above 0")
         config = engine_config_from_args(args)
     except ValueError as exc:
         print(f"stargtp gui: {exc}", file=sys.stderr)
@@ -44,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout = sys.stderr
     try:
         return asyncio.run(serve_gui(config, args.host, args.port, args.max_sessions,
-                                     args.idle_timeout))
+                                     args.idle_timeout, args.keep_alive_timeout, args.request_timeout))
     except CannotListen as exc:
         print(f"stargtp gui: {exc}", file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from stargtp.protocol.framing import Line, LineSplitter, is_interrupt
+from stargtp.protocol.framing import Line, LineSplitter, gets_response, is_interrupt
 from stargtp.protocol.server.session import Session
 
 MAX_PENDING_LINES = 10_000
@@ -64,10 +64,19 @@ class Conversation:
 
     # -- what transports call ------------------------------------------------------
 
-    def feed(self, data: bytes) -> None:
-        """Bytes from the client."""
-        if not self.finished:
-            self._take(self._splitter.feed(data))
+    def feed(self, data: bytes) -> int:
+        """Bytes from the client; returns how many commands they completed
+        (lines that get a response: not empty, blank or comments only)."""
+        if self.finished:
+            return 0
+        lines = self._splitter.feed(data)
+        self._take(lines)
+        return sum(1 for line in lines if gets_response(line))
+
+    @property
+    def partial_line(self) -> bool:
+        """Part of a line has arrived and waits for its end."""
+        return self._splitter.holding
 
     def end_of_input(self, stop_searching: bool = False) -> None:
         """The client sent its last byte: answer everything queued, then finish.

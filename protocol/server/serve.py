@@ -22,8 +22,8 @@ from stargtp.engine.games import GAME_LIST, games, new_position
 from stargtp.engine.players import check_plays, make_player, players
 from stargtp.protocol.server.session import SessionConfig, default_player
 from stargtp.protocol.server.stdio import serve_stdio
-from stargtp.protocol.server.tcp import (DEFAULT_HOST, DEFAULT_IDLE_SECONDS, DEFAULT_MAX_CONNECTIONS,
-                                         CannotListen, serve_tcp)
+from stargtp.protocol.server.tcp import (DEFAULT_COMMAND_SECONDS, DEFAULT_HOST, DEFAULT_IDLE_SECONDS,
+                                         DEFAULT_MAX_CONNECTIONS, CannotListen, serve_tcp)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -105,10 +105,11 @@ def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
     return config
 
 
-def check_idle_timeout(seconds: float | None) -> None:
-    """ValueError unless ``--idle-timeout`` is a number of seconds, 0 or more."""
+def check_idle_timeout(seconds: float | None, option: str = "--idle-timeout") -> None:
+    """ValueError unless ``option`` (``--idle-timeout``, ``--command-timeout``...)
+    is a number of seconds, 0 or more."""
     if seconds is not None and not (seconds >= 0 and math.isfinite(seconds)):
-        raise ValueError("--idle-timeout must be a number of seconds, 0 or more (0: never)")
+        raise ValueError(f"{option} must be a number of seconds, 0 or more (0: never)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,8 +123,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the one directory whose files loadsgf may read (over TCP, without"
                              " it no file can be read; over stdin, without it any path can)")
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
-                        help="close a TCP connection that sent nothing and ran nothing for S"
+                        help="close a TCP connection that sent no command and ran nothing for S"
                              f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
+    parser.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_SECONDS, metavar="S",
+                        help="close a TCP connection that sends bytes but completes no command (or sends"
+                             " nothing after connecting) for S seconds (default"
+                             f" {DEFAULT_COMMAND_SECONDS:g}; 0: never)")
 
 
 def config_from_args(args: argparse.Namespace) -> SessionConfig:
@@ -131,6 +136,7 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
     if args.max_connections < 1:
         raise ValueError("--max-connections must be at least 1")
     check_idle_timeout(args.idle_timeout)
+    check_idle_timeout(args.command_timeout, "--command-timeout")
     file_dir = None
     if args.file_dir is not None:
         if not os.path.isdir(args.file_dir):
@@ -149,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     if address is not None:
         try:
             return asyncio.run(serve_tcp(config, address[0], address[1], args.max_connections,
-                                         idle_timeout=args.idle_timeout))
+                                         idle_timeout=args.idle_timeout, command_timeout=args.command_timeout))
         except CannotListen as exc:
             print(f"stargtp serve: {exc}", file=sys.stderr)
             return 2

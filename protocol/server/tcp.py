@@ -1,8 +1,9 @@
 """The TCP transport: many sessions at once, one per connection.
 
 Connections beyond the limit are refused with a message that arrives; idle
-connections are closed after a timeout; a TCP client reads no file of the
-server's machine unless the server names a directory for it.
+connections are closed after a timeout, and so are connections that send
+bytes but no complete command; a TCP client reads no file of the server's
+machine unless the server names a directory for it.
 """
 
 from __future__ import annotations
@@ -29,10 +30,17 @@ SHUTDOWN_SECONDS = 1.0
 """How long a shutting-down TCP server waits for connections to flush."""
 
 DEFAULT_IDLE_SECONDS = 600.0
-"""A TCP connection with no input and no command running for this long is
+"""A TCP connection with no command sent and none running for this long is
 closed, so that idle clients cannot hold every connection slot for ever. Ten
 minutes leaves a person in a GUI time to think; ``--idle-timeout 0`` never
 closes."""
+
+DEFAULT_COMMAND_SECONDS = 30.0
+"""A TCP connection that is sending bytes but completes no command (a line
+that never ends, comment or empty lines only), or that sends no command at
+all after connecting, is closed after this long, so that clients dribbling
+bytes cannot hold every slot: only a complete command resets the idle
+timeout. ``--command-timeout 0`` never closes."""
 
 REFUSAL_LINGER_SECONDS = 5.0
 """How long a refused connection ("server busy") stays open after its answer,
@@ -50,7 +58,13 @@ class _TcpConnection(asyncio.Protocol):
         self._pause_reasons: set[str] = set()
         self._refused = False
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_due = 0.0
         self._last_activity = 0.0
+        """When the client last sent a command, or the server last wrote or ran one."""
+        self._waiting_since: float | None = None
+        """Since when the client owes a command: from its connection, or from
+        its first byte (a partial line, a comment) after its last command;
+        None when it owes none."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -69,9 +83,9 @@ class _TcpConnection(asyncio.Protocol):
         self.conversation = Conversation(
             session, write, transport.close,
             lambda: self._pause("queue"), lambda: self._resume("queue"))
-        if server.idle_timeout:
-            self._last_activity = asyncio.get_running_loop().time()
-            self._schedule_idle_check(server.idle_timeout)
+        now = asyncio.get_running_loop().time()
+        self._last_activity = self._waiting_since = now
+        self._schedule_check()
 
     def _refuse(self, transport: asyncio.Transport) -> None:
         """Answer "server busy" and hang up. The connection lingers a few
@@ -89,25 +103,56 @@ class _TcpConnection(asyncio.Protocol):
         transport.write_eof()
         self._timer = asyncio.get_running_loop().call_later(REFUSAL_LINGER_SECONDS, transport.close)
 
-    def _schedule_idle_check(self, delay: float) -> None:
-        self._timer = asyncio.get_running_loop().call_later(delay, self._check_idle)
+    def _deadlines(self) -> list[tuple[float, str]]:
+        """When the connection is to be closed, and why: idle, or owing a command."""
+        server, deadlines = self.server, []
+        if server.idle_timeout:
+            deadlines.append((self._last_activity + server.idle_timeout,
+                              f"idle for {server.idle_timeout:g} s"))
+        if server.command_timeout and self._waiting_since is not None:
+            deadlines.append((self._waiting_since + server.command_timeout,
+                              f"no complete command for {server.command_timeout:g} s"))
+        return deadlines
 
-    def _check_idle(self) -> None:
-        """Close the connection once it has been idle (no input, nothing
-        running, nothing written) for the server's idle timeout."""
+    def _schedule_check(self) -> None:
+        """(Re)arm the timer for the earliest deadline, unless it is due by then."""
+        deadlines = self._deadlines()
+        if not deadlines:
+            return
+        due = min(deadlines)[0]
+        if self._timer is not None:
+            if self._timer_due <= due:
+                return
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer, self._timer_due = loop.call_at(due, self._check), due
+
+    def _check(self) -> None:
+        """Close the connection once it has been idle (no command received,
+        nothing running, nothing written) for the idle timeout, or has owed a
+        command for the command timeout. A running command (a search, an
+        analysis stream) or lines waiting their turn are neither, unless the
+        client does not read what it is sent: a connection whose output is
+        blocked is idle (else a client that never reads would keep its slot
+        for ever)."""
+        self._timer = None
         conversation, transport = self.conversation, self.transport
         if conversation is None or transport is None or transport.is_closing():
             return
-        timeout = self.server.idle_timeout
         now = asyncio.get_running_loop().time()
-        if conversation.busy:
-            self._last_activity = now  # a running command is activity
-            self._schedule_idle_check(timeout)
-        elif now - self._last_activity >= timeout:
-            log.info("stargtp: closing a connection idle for %g s", timeout)
-            transport.close()
-        else:
-            self._schedule_idle_check(self._last_activity + timeout - now)
+        if conversation.busy and "writing" not in self._pause_reasons:
+            self._last_activity = now
+            if self._waiting_since is not None:
+                self._waiting_since = now
+        for due, why in sorted(self._deadlines()):
+            if due <= now:
+                log.info("stargtp: closing a connection: %s", why)
+                if "writing" in self._pause_reasons:
+                    transport.abort()  # its client reads nothing: what is unsent would never leave
+                else:
+                    transport.close()
+                return
+        self._schedule_check()
 
     def _pause(self, reason: str) -> None:
         if not self._pause_reasons and self.transport is not None and not self.transport.is_closing():
@@ -120,9 +165,17 @@ class _TcpConnection(asyncio.Protocol):
             self.transport.resume_reading()
 
     def data_received(self, data: bytes) -> None:
-        if self.conversation is not None:
-            self._last_activity = asyncio.get_running_loop().time()
-            self.conversation.feed(data)
+        conversation = self.conversation
+        if conversation is None:
+            return
+        now = asyncio.get_running_loop().time()
+        if conversation.feed(data):
+            # A command: activity, and nothing owed unless a line is begun.
+            self._last_activity = now
+            self._waiting_since = now if conversation.partial_line else None
+        elif self._waiting_since is None:
+            self._waiting_since = now  # bytes but no command: one is owed from now
+        self._schedule_check()
 
     def eof_received(self) -> bool:
         if self._refused:
@@ -170,13 +223,17 @@ class TcpServer:
     """Many sessions at once, one per connection."""
 
     def __init__(self, config: SessionConfig, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                 idle_timeout: float = DEFAULT_IDLE_SECONDS) -> None:
+                 idle_timeout: float = DEFAULT_IDLE_SECONDS,
+                 command_timeout: float = DEFAULT_COMMAND_SECONDS) -> None:
         # A TCP client is not the local user: it reads no file of this machine
         # unless the server names a directory for it (protocol.server.files).
         self.config = replace(config, read_files=config.file_dir is not None)
         self.max_connections = max_connections
         self.idle_timeout = idle_timeout
         """Seconds of idleness after which a connection is closed; 0: never."""
+        self.command_timeout = command_timeout
+        """Seconds a connection may owe a command (bytes sent but no command
+        completed, or nothing sent since it connected); 0: never."""
         self.connections: set[_TcpConnection] = set()
         self.refused: set[_TcpConnection] = set()
         """Refused connections still lingering to deliver their answer."""
@@ -262,9 +319,10 @@ async def serve_until_signalled(address: str, start: Callable[[], Awaitable[str]
 
 async def serve_tcp(config: SessionConfig, host: str, port: int,
                     max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                    idle_timeout: float = DEFAULT_IDLE_SECONDS) -> int:
+                    idle_timeout: float = DEFAULT_IDLE_SECONDS,
+                    command_timeout: float = DEFAULT_COMMAND_SECONDS) -> int:
     """Serve TCP clients until SIGINT or SIGTERM."""
-    server = TcpServer(config, max_connections, idle_timeout)
+    server = TcpServer(config, max_connections, idle_timeout, command_timeout)
 
     async def start() -> str:
         bound_host, bound_port = await server.start(host, port)

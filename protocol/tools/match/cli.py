@@ -121,6 +121,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     clock.add_argument("--canadian", metavar="SECONDS/STONES", help="Canadian byo-yomi after main time")
     clock.add_argument("--time-tolerance", metavar="SECONDS",
                        help=f"grace after the clock runs out (default {DEFAULT_TIME_TOLERANCE})")
+    clock.add_argument("--integer-times", action="store_true",
+                       help="send time_settings and time_left in whole seconds, for engines that read only "
+                            "integers (GNU Go); default: to the millisecond")
     clock.add_argument("--playouts", metavar="N",
                        help="fixed-playouts mode: no clock; {playouts} in engine commands becomes N")
     clock.add_argument("--move-timeout", metavar="SECONDS",
@@ -429,7 +432,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         alternate=args.alternate, openings=openings, random_openings=random_openings,
         openings_seed=openings_seed, max_moves=max_moves, adjudicate_settled=args.adjudicate_settled,
         resign_adjudication=resign_adjudication, time_control=time_control,
-        time_tolerance=tolerance, move_timeout=move_timeout, command_timeout=command_timeout,
+        time_tolerance=tolerance, integer_times=args.integer_times, move_timeout=move_timeout, command_timeout=command_timeout,
         start_timeout=start_timeout, max_response_bytes=max_response_bytes, playouts=playouts,
         concurrency=concurrency, sprt=sprt, stats_model=args.stats, results_path=results,
         check_scores=args.check_scores, engine_stderr=args.engine_stderr, sgf_dir=sgf_dir,

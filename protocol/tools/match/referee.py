@@ -21,7 +21,7 @@ from typing import Any, Callable
 from stargtp.engine.colour import BLACK, WHITE, colour_name, opponent
 from stargtp.engine.errors import IllegalMove
 from stargtp.engine.game import Position
-from stargtp.protocol.clock import BYOYOMI, TimeControl, TimeLeft
+from stargtp.protocol.clock import BYOYOMI, TimeControl, TimeLeft, gtp_seconds
 from stargtp.protocol.controller import (ControllerError, EngineError, GtpController, ProtocolError, ResponseTimeout,
                                          TransportError)
 from stargtp.protocol.tools.match.records import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR,
@@ -61,11 +61,14 @@ class RefereeClock:
         is forgiven."""
         self.left = self.control.charge(self.left, seconds)
 
-    def time_left_args(self) -> tuple[int, int]:
-        """``(seconds, stones)`` for ``time_left``: whole seconds, rounded down.
-        Stones is 0 in main time; in byo-yomi it is the stones left in the
-        block (Canadian) or the periods left (Japanese, as KGS sends it)."""
-        return int(self.left.seconds), self.left.stones
+    def time_left_args(self, whole_seconds: bool = False) -> tuple[str, int]:
+        """``(seconds, stones)`` for ``time_left``. The seconds are rounded
+        down to the millisecond (``0.5``, ``12.345``, ``600``), or with
+        ``whole_seconds`` to whole seconds, GTP's and GNU Go's form (where a
+        clock under a second reads 0). Stones is 0 in main time; in byo-yomi
+        it is the stones left in the block (Canadian) or the periods left
+        (Japanese, as KGS sends it)."""
+        return gtp_seconds(self.left.seconds, whole_seconds), self.left.stones
 
 
 class _Fault(Exception):
@@ -169,7 +172,7 @@ async def _setup(position: Position, seats: dict[int, Seat], settings: MatchSett
         await _send(seat, colour, "clear_board")
         await _send(seat, colour, f"komi {settings.komi:g}")
         if knows_time:
-            for command in control.settings_commands(knows_kgs):
+            for command in control.settings_commands(knows_kgs, settings.integer_times):
                 await _send(seat, colour, command)
     for text in job.opening:
         mover = position.to_move
@@ -193,7 +196,7 @@ async def _genmove(seat: Seat, colour: int, clock: RefereeClock,
     if math.isinf(allowance):
         limit = settings.move_timeout
     else:
-        seconds, stones = clock.time_left_args()
+        seconds, stones = clock.time_left_args(settings.integer_times)
         if await _knows(seat, colour, "time_left"):
             await _send(seat, colour, f"time_left {colour_name(colour)} {seconds} {stones}")
         limit = allowance + settings.time_tolerance

@@ -122,6 +122,10 @@ class MatchSettings:
     """The seed of the random openings."""
     time_control: TimeControl = field(default_factory=TimeControl)
     time_tolerance: float = DEFAULT_TIME_TOLERANCE
+    integer_times: bool = False
+    """Send the clock in whole seconds (``time_settings`` rounded up,
+    ``time_left`` rounded down), for engines that parse only integers like
+    GNU Go; by default the times have up to three decimals."""
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
     command_timeout: float = DEFAULT_COMMAND_TIMEOUT
     start_timeout: float = DEFAULT_START_TIMEOUT
