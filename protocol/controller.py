@@ -40,6 +40,8 @@ import signal
 from dataclasses import dataclass
 from typing import Callable
 
+from stargtp.protocol.framing import INTERRUPT_LINE
+
 DEFAULT_COMMAND_TIMEOUT = 10.0
 """Seconds allowed for an ordinary command's complete answer."""
 
@@ -320,6 +322,21 @@ class GtpController:
             if status == "?":
                 raise EngineError(command, text)
             return text
+
+    def interrupt(self) -> None:
+        """Write GoGui's ``# interrupt`` line now, even while a command waits
+        for its answer: a server that supports it (``gogui-interrupt``) makes
+        the running command answer at once (``genmove`` with its best move so
+        far); to any other engine it is a comment. Nothing is read, and nothing
+        happens once the controller is closed or broken."""
+        if self._closed or self._broken is not None or self._writer.is_closing():
+            return
+        if self.on_traffic is not None:
+            self.on_traffic(">", INTERRUPT_LINE.decode())
+        try:
+            self._writer.write(INTERRUPT_LINE + b"\n")
+        except (ConnectionError, OSError, RuntimeError):
+            pass  # the next command finds the engine gone
 
     async def known_command(self, name: str) -> bool:
         """Ask ``known_command name`` once and remember the answer; an engine

@@ -28,6 +28,7 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from stargtp.engine.amazons import Position as AmazonsPosition
 from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import find_game, read_record
 from stargtp.engine.star import Position, score
 from stargtp.protocol.tools import console
 from stargtp.protocol.tools.console.board import board_picture
@@ -37,9 +38,10 @@ from stargtp.protocol.tools.console.game import HumanGame
 from stargtp.protocol.tools.console.game import score_report as star_score_report
 from stargtp.protocol.tools.console.raw import RawConsole
 from stargtp.engine.star.diagram import compact_star_grid, star_grid
+from stargtp.protocol.tools.console.star import STYLES as STAR_STYLES
 from stargtp.protocol.tools.console.star import choose_star_layout, corner_placement
-from stargtp.protocol.tools.console.ui import TerminalUI, history_path
-from stargtp.protocol.controller import GtpController
+from stargtp.protocol.tools.console.ui import LineUI, TerminalUI, history_path
+from stargtp.protocol.controller import EngineError, GtpController
 from tests.star_reference import example_position, load_examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +169,7 @@ def test_the_10_ring_board_is_labelled_and_whole_on_an_80x24_terminal():
     board = "\n".join(lines)
     assert "·" not in board
     assert set(re.findall(r"[*STAR]\d\d", board)) == set(position.geometry.labels)
-    assert lines[0].startswith("black (X) ") and lines[0].endswith(" white (O)")
+    assert lines[0].startswith("black (red) ") and lines[0].endswith(" white (blue)")
     assert lines[1].startswith("0 stars ") and lines[3].endswith(" 0 quarks")
     assert lines[-3].startswith("hint S43 ")
     assert lines[-2].startswith("score ") and lines[-2].endswith(" last")
@@ -182,7 +184,7 @@ def test_star_layout_follows_the_terminal_size():
     assert choose_star_layout(position, 82, 60) == ("compact", False)
     assert choose_star_layout(position, 60, 24)[0] == "dots"
     full = plain_text(board_picture(position, plain=False, columns=83, rows=30)).split("\n")
-    assert len(full) == 28 and full[0].startswith("black (X) ")
+    assert len(full) == 28 and full[0].startswith("black (red) ")
     assert choose_star_layout(Position(6), 80, 24) == ("full", False)  # 51x17 and the status line
 
 
@@ -217,8 +219,9 @@ def test_star_grid_never_overlaps_tokens():
 @pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
 def test_plain_star_picture_shows_every_stone(record):
     position = example_position(record)
-    *board, status = plain_text(board_picture(position, plain=True)).split("\n")
-    text = "\n".join(board)
+    lines = plain_text(board_picture(position, plain=True)).split("\n")
+    legend = lines.index("X black, O white, [O] last move, labels: empty cells")
+    text, status = "\n".join(lines[:legend]), " | ".join(lines[legend + 1:])
     assert text.count("X") == len(record["black"].split())
     assert text.count("O") == len(record["white"].split())
     assert "[O]" in text  # the last move
@@ -391,8 +394,8 @@ def test_terminal_raw_console(tmp_path):
 # -- plain line mode --------------------------------------------------------------------------
 
 
-def run_console(argv: list[str], script: str) -> subprocess.CompletedProcess:
-    return subprocess.run(PLAY + argv, input=script, capture_output=True, text=True, cwd=ROOT,
+def run_console(argv: list[str], script: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(PLAY + argv, input=script, capture_output=True, text=True, cwd=cwd,
                           timeout=TIMEOUT)
 
 
@@ -401,7 +404,7 @@ def test_plain_line_mode_game():
     completed = run_console(["--size", "2", *ENGINE_OPTIONS], script)
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
-    assert lines[0] == "*Star, 2 rings -- you play black; 'help' lists the commands, Tab completes moves."
+    assert lines[0] == "*Star, 2 rings -- you play black; 'help' lists the commands"
     assert "black 1> S20" in lines and "undone" in lines
     assert "unknown command 'bogus' ('help' lists the commands)" in lines
     assert "illegal move: 'S99' is not a cell of the 2-ring board" in lines
@@ -431,7 +434,7 @@ def test_plain_line_mode_amazons_as_black():
     position.play(position.parse_move(engine_move.split()[-1]))
     assert "black 2> moves" in lines
     assert f"{len(position.legal_moves())} legal moves, by amazons on a5 b6 e6 f5; " \
-           f"type a square and press Tab for its moves" in lines
+           f"Tab after a square lists its moves" in lines
     assert "black 2> b6-b5/b4" in lines
     assert any(line.startswith("illegal move: no black amazon on b6") for line in lines)
     assert "black resigned: white wins" in lines
@@ -501,7 +504,7 @@ def test_plain_game_against_another_engine_with_vs():
     completed = run_console(["--vs", " ".join(SERVE), "--size", "2", "--colour", "white"], "new\nquit\n")
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
-    assert lines[0] == "*Star, 2 rings -- you play white; 'help' lists the commands, Tab completes moves."
+    assert lines[0] == "*Star, 2 rings -- you play white; 'help' lists the commands"
     assert sum(1 for line in lines if line.startswith("black (engine) plays ")) == 2  # once per game
     assert "white 2> new" in lines and "new game" in lines and "white 2> quit" in lines
 
@@ -524,11 +527,19 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 class Terminal:
     """A child process on a pseudo-terminal: read what it draws, type at it."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], rows: int = 50, columns: int = 140) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], rows: int = 50, columns: int = 140,
+                 controlling: bool = False) -> None:
+        """``controlling``: the terminal is the child's controlling terminal, so
+        that Ctrl-C typed at it is SIGINT (Python's own SIGINT handling restored)."""
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+        def take_terminal() -> None:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a test runner in the background ignores it
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=take_terminal if controlling else None)
         os.close(slave)
         self.master = master
         self.raw = b""
@@ -624,7 +635,7 @@ def test_terminal_game_on_80x24_draws_the_whole_labelled_board(tmp_path):
     assert prompt.startswith("black 3>")
     assert max(len(line) for line in board) <= 80
     assert set(re.findall(r"[*STAR]\d\d", "\n".join(board))) == set(Position(10).geometry.labels)
-    assert board[0].startswith("black (X) ") and board[-1].endswith(f" white {engine_move}")
+    assert board[0].startswith("black (red) ") and board[-1].endswith(f" white {engine_move}")
 
 
 def test_game_on_a_pseudo_terminal(tmp_path):
@@ -667,7 +678,7 @@ def test_default_game_on_an_80x24_pseudo_terminal(tmp_path):
     try:
         terminal.expect(r"black 1>")
         assert "·" not in terminal.text
-        assert "black (X)" in terminal.text and "white (O)" in terminal.text
+        assert "black (red)" in terminal.text and "white (blue)" in terminal.text
         for label in ("*00", "S00", "T00", "A00", "R00", "*10"):
             assert label in terminal.text
         terminal.type("*00\r")
@@ -678,3 +689,291 @@ def test_default_game_on_an_80x24_pseudo_terminal(tmp_path):
         assert terminal.close() == 0
     finally:
         terminal.kill()
+
+
+# -- every line fits 80 columns ---------------------------------------------------------------
+
+
+EVERY_BOARD = [(game.name, size) for game in (find_game("star"), find_game("amazons")) for size in game.sizes]
+
+
+def first_move(game: str, size: int) -> str:
+    """The first legal move of an empty board, as the console takes it."""
+    position = find_game(game).new_position(size)
+    return position.format_move(position.legal_moves()[0])
+
+
+def script_for(game: str, size: int) -> list[str]:
+    """A session that shows every kind of output: the greeting and a board,
+    a move and the engine's answer, a hint, the legal moves, the score, help,
+    save and its errors (files in the working directory), undo, a resignation
+    and the score after it."""
+    return [first_move(game, size), "hint", "moves", "score", "help", "save", "save missing/game.sgf",
+            f"save {game}{size}.sgf", "board", "undo", "resign", "score", "quit"]
+
+
+def check_80_columns(text: str, what: str) -> list[str]:
+    lines = text.replace("\r", "").split("\n")
+    long = [line for line in lines if len(line) > 80]
+    assert not long, f"{what}: lines longer than 80 columns:\n" + "\n".join(long)
+    return lines
+
+
+def count_prompts(ui: TerminalUI) -> list[int]:
+    """Count the prompts ``ui`` shows (in a list, to watch it change)."""
+    count = [0]
+    read = ui.read
+
+    async def counting(prompt: str) -> str | None:
+        count[0] += 1
+        return await read(prompt)
+
+    ui.read = counting
+    return count
+
+
+def test_every_board_fits_80_columns_on_a_terminal(tmp_path, monkeypatch):
+    """Terminal mode (prompt_toolkit) at 80x24, every game and size: no line
+    of the session is longer than 80 columns, and each board drawn after the
+    engine's move fits above the prompt."""
+
+    async def play_all() -> dict[tuple[str, int], str]:
+        engine = await GtpController.start(SERVE, cwd=ROOT)
+        monkeypatch.chdir(tmp_path)
+        outputs = {}
+        for game_name, size in EVERY_BOARD:
+            with create_pipe_input() as pipe:
+                output = io.StringIO()
+                ui = TerminalUI(lambda before, word: [], str(tmp_path / "history"), pt_input=pipe,
+                                pt_output=SizedOutput(output, 24, 80))
+                game = HumanGame(engine, ui, game=game_name, size=size,
+                                 human=find_game(game_name).new_position(size).to_move)
+                prompts = count_prompts(ui)
+                task = asyncio.create_task(game.run())
+                for number, line in enumerate(script_for(game_name, size), 1):
+                    await until(lambda: (prompts[0] == number and ui.session.app.is_running) or task.done(),
+                                f"the prompt for {line}")
+                    assert not task.done(), output.getvalue()
+                    pipe.send_text(line + "\r")
+                assert await asyncio.wait_for(task, TIMEOUT) == 0
+            outputs[game_name, size] = output.getvalue()
+        await engine.close()
+        return outputs
+
+    for (game_name, size), text in asyncio.run(play_all()).items():
+        lines = check_80_columns(text, f"{game_name} {size}")
+        assert lines[0].endswith("'help' lists the commands, Tab completes")
+        assert any(line.startswith("hint: ") for line in lines) and "  result: " not in lines
+        answer = next(index for index, line in enumerate(lines) if " (engine) plays " in line)
+        prompt = next(index for index in range(answer, len(lines)) if re.match(r"\w+ \d+>", lines[index]))
+        assert prompt - answer - 1 <= 23, f"{game_name} {size}: the board does not fit above the prompt"
+        assert "save: give a file name: save FILE" in lines
+        assert any(line.startswith("save: cannot write ") for line in lines)
+        assert (tmp_path / f"{game_name}{size}.sgf").is_file()
+
+
+def test_every_board_fits_80_columns_in_plain_mode(tmp_path):
+    """``--plain`` (line mode), every game and size: no line is longer than 80 columns."""
+    for game_name, size in EVERY_BOARD:
+        script = "\n".join(script_for(game_name, size)) + "\n"
+        completed = run_console(["--plain", "--game", game_name, "--size", str(size), *ENGINE_OPTIONS], script,
+                                cwd=tmp_path)
+        assert completed.returncode == 0, completed.stderr
+        lines = check_80_columns(completed.stdout, f"{game_name} {size}")
+        assert lines[0].endswith("'help' lists the commands")
+        assert "  save FILE  write the game's SGF record to FILE" in lines
+        saved = read_record((tmp_path / f"{game_name}{size}.sgf").read_text(encoding="utf-8"))
+        assert (saved.game, saved.size, len(saved.history)) == (game_name, size, 2)
+        assert "save: give a file name: save FILE" in lines
+
+
+def test_greeting_and_status_fit_80_columns():
+    """The lines that used to wrap: the greeting and the *Star status, on the
+    boards of up to 9 rings, in colour and in plain text."""
+    for rings in range(2, 11):
+        position = Position(rings)
+        position.play(position.parse_move("*10"))
+        position.play(position.parse_move(position.geometry.labels[-1]))
+        for plain in (True, False):
+            text = plain_text(board_picture(position, plain=plain, columns=80, rows=None if plain else 24))
+            check_80_columns(text, f"{rings} rings, plain={plain}")
+            ui = argparse.Namespace(plain=plain, columns=80)
+            game = HumanGame(None, ui, game="star", size=rings, human=BLACK)
+            assert len(game.greeting()) <= 80
+
+
+# -- the legend describes what is drawn ----------------------------------------------------
+
+
+def test_coloured_board_names_each_side_by_its_colour():
+    """In colour the labelled board draws stones as labels on red (black) and
+    blue (white), never X or O: the status says red and blue. The board of one
+    character a cell draws X and O: there the status says X and O."""
+    position = example_position(load_examples()[0])
+    fragments = board_picture(position, plain=False, columns=200)
+    text = plain_text(fragments)
+    board = text[:text.index("black (")]
+    assert "X" not in board and "O" not in board
+    assert "black (red): 3 stars" in text and "white (blue): 1 star" in text
+    styles = {piece: look for look, piece in fragments}
+    assert "class:stone-black" in styles["S10"] and STAR_STYLES["stone-black"].startswith("bg:#b22222")
+    assert "class:stone-white" in styles["*10"] and STAR_STYLES["stone-white"].startswith("bg:#1f4fbf")
+    ten, _ = ten_rings_with_a_hint()
+    corners = plain_text(board_picture(ten, plain=False, columns=80, rows=24)).split("\n")
+    assert corners[0].startswith("black (red) ") and corners[0].endswith(" white (blue)")
+    dots = plain_text(board_picture(ten, plain=False, columns=60, rows=None))
+    assert "X" in dots and "O" in dots and "black (X): 0 stars" in dots and "white (O): 0 stars" in dots
+
+
+@pytest.mark.parametrize("record", load_examples(), ids=lambda r: r["name"])
+def test_plain_board_has_a_legend_of_every_symbol_drawn(record):
+    """Plain text: a legend line under the board names each kind of symbol on
+    it and no other: X, O, the last move [O], dead stones x/o once the game is
+    over, the hint (?), the labels of the empty cells."""
+    position = example_position(record)
+    symbols = {"X": "X black", "O": "O white", "[O]": "[O] last move", "(?)": "(?) hint",
+               "x": "dead stones", "o": "dead stones"}
+
+    def check(hint=None) -> str:
+        lines = plain_text(board_picture(position, plain=True, hint=hint)).split("\n")
+        legend_row = next(index for index, line in enumerate(lines) if line.endswith("labels: empty cells"))
+        drawn = set(" ".join(lines[:legend_row]).split())
+        legend = lines[legend_row]
+        for symbol, words in symbols.items():
+            assert (symbol in drawn) == (words in legend and (symbol not in "xo" or f"{symbol} " in legend
+                                                               or f" {symbol} " in legend)), (symbol, legend)
+        return legend
+
+    assert check() == "X black, O white, [O] last move, labels: empty cells"
+    empty = next(cell for cell in range(position.geometry.cell_count) if position.board[cell] == 0)
+    assert check(hint=empty) == "X black, O white, [O] last move, (?) hint, labels: empty cells"
+    while not position.is_over():
+        position.play(-1)
+    dead = check()
+    assert dead.startswith("X black, O white, ") and " dead stones" in dead
+
+
+# -- save FILE -------------------------------------------------------------------------------
+
+
+def test_save_writes_the_games_record(tmp_path):
+    """``save FILE`` writes the engine's printsgf record: read back, it holds
+    the game's moves. A missing name or an unwritable path is one line, and
+    the game goes on."""
+    script = "S20\nsave\nsave nowhere/game.sgf\nsave game.sgf\nT10\nsave  game two.sgf\nquit\n"
+    completed = run_console(["--size", "2", *ENGINE_OPTIONS], script, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert "save: give a file name: save FILE" in lines
+    assert "save: cannot write nowhere/game.sgf: No such file or directory" in lines
+    assert "saved the game (2 moves) to game.sgf" in lines and "saved the game (4 moves) to game two.sgf" in lines
+    assert "black 3> T10" in lines  # the game went on after the errors
+    replies = [line.split()[-1] for line in lines if line.startswith("white (engine) plays ")]
+    first = read_record((tmp_path / "game.sgf").read_text(encoding="utf-8"))
+    assert [(colour, first.format_move(move)) for colour, move in first.history] == [
+        (BLACK, "S20"), (WHITE, replies[0])]
+    second = read_record((tmp_path / "game two.sgf").read_text(encoding="utf-8"))
+    assert [(colour, second.format_move(move)) for colour, move in second.history] == [
+        (BLACK, "S20"), (WHITE, replies[0]), (BLACK, "T10"), (WHITE, replies[1])]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["game two.sgf", "game.sgf"]
+
+
+def test_save_without_printsgf_writes_the_consoles_own_record(tmp_path, monkeypatch):
+    """An engine that has no printsgf: the console's own record of the game."""
+
+    class NoRecords:
+        async def send(self, command: str, timeout: float | None = None) -> str:
+            if command == "printsgf":
+                raise EngineError(command, "unknown command")
+            raise AssertionError(command)
+
+    output = io.StringIO()
+    game = HumanGame(NoRecords(), LineUI(io.StringIO(), output), game="amazons", size=6, human=WHITE)
+    game.position.play(game.position.parse_move("b1-b4/d4"))
+    monkeypatch.chdir(tmp_path)
+    asyncio.run(game.command(["save", "own.sgf"], "save own.sgf"))
+    assert output.getvalue() == "saved the game (1 move) to own.sgf\n"
+    saved = read_record((tmp_path / "own.sgf").read_text(encoding="utf-8"))
+    assert saved.game == "amazons" and [saved.format_move(m) for _, m in saved.history] == ["b1-b4/d4"]
+
+
+# -- Ctrl-C while the engine thinks ------------------------------------------------------------
+
+
+THINK_LONG = ["--size", "4", "--colour", "white", "--seed", "1", "--seconds", "600"]
+"""The engine (black) opens with a search of ten minutes: only an interrupt ends it within the tests' limits."""
+
+
+def engine_pid(console_pid: int) -> int:
+    """The engine the console started: its one child process."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{console_pid}/task/{console_pid}/children").read_text().split()
+        if children:
+            assert len(children) == 1, children
+            return int(children[0])
+        time.sleep(0.05)
+    raise AssertionError("the console started no engine")
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+def console_env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1",
+                STARGTP_HISTORY=str(tmp_path / "history"))
+
+
+@pytest.mark.parametrize("mode", ["plain", "terminal"])
+def test_ctrl_c_while_the_engine_thinks_makes_it_move_now(tmp_path, mode):
+    """The engine is told to think for 600 s; one Ctrl-C (SIGINT to the
+    console in plain mode, the key typed at a real terminal otherwise) and it
+    answers its best move so far (well within the 60 s hang limit), the
+    console goes on and the game with it."""
+    options = ["--plain"] if mode == "plain" else []
+    terminal = Terminal(PLAY + options + THINK_LONG, console_env(tmp_path), controlling=True)
+    try:
+        terminal.expect(r"black \(engine\) is thinking\.\.\.")
+        if mode == "plain":
+            os.kill(terminal.process.pid, signal.SIGINT)
+        else:
+            terminal.type("\x03")
+        terminal.expect(r"interrupted: the engine moves now \(Ctrl-C again within a second quits\)")
+        move = terminal.expect(r"black \(engine\) plays (\S+)").group(1)
+        if mode == "terminal":
+            terminal.expect(r"white 2>")  # plain mode echoes the prompt with the line it reads
+        terminal.type(f"save {tmp_path / 'game.sgf'}\r")
+        terminal.expect(r"saved the game \(1 move\)")
+        terminal.type("quit\r")
+        assert terminal.close() == 0
+    finally:
+        terminal.kill()
+    assert "Traceback" not in terminal.text
+    saved = read_record((tmp_path / "game.sgf").read_text(encoding="utf-8"))
+    assert [(colour, saved.format_move(m)) for colour, m in saved.history] == [(BLACK, move)]
+
+
+def test_two_ctrl_c_while_the_engine_thinks_quit(tmp_path):
+    """A second SIGINT right after the one that interrupted the engine quits:
+    exit status 130, one line on stderr, no traceback, the engine gone."""
+    terminal = Terminal(PLAY + ["--plain"] + THINK_LONG, console_env(tmp_path), controlling=True)
+    try:
+        engine = engine_pid(terminal.process.pid)
+        terminal.expect(r"black \(engine\) is thinking\.\.\.")
+        os.kill(terminal.process.pid, signal.SIGINT)
+        terminal.expect(r"interrupted: the engine moves now")
+        os.kill(terminal.process.pid, signal.SIGINT)
+        assert terminal.close() == 130
+    finally:
+        terminal.kill()
+    assert "stargtp play: interrupted" in terminal.text and "Traceback" not in terminal.text
+    deadline = time.monotonic() + TIMEOUT
+    while running(engine) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(engine)

@@ -19,6 +19,7 @@ from typing import Callable
 
 import pytest
 
+from stargtp.engine.star import Position
 from stargtp.protocol.controller import (STDERR_TAIL_BYTES, EngineError, EngineSpec, GtpController, ProtocolError,
                                          ResponseTimeout, TransportError)
 
@@ -311,3 +312,28 @@ def test_tcp_engine_and_refused_connection() -> None:
             await GtpController.connect("127.0.0.1", free_port)
 
     asyncio.run(scenario())
+
+
+def test_interrupt_makes_a_long_genmove_answer_now() -> None:
+    """``interrupt()`` writes ``# interrupt`` while ``genmove`` waits for its
+    answer: a real server told to think for ten minutes answers within the
+    hang guard, with a move, and the controller stays in step."""
+
+    async def go() -> tuple[str, str]:
+        argv = [sys.executable, "-m", "stargtp.protocol.cli", "serve", "--size", "3", "--seed", "1",
+                "--seconds", "600"]
+        async with await GtpController.start(argv, command_timeout=HANG_GUARD) as engine:
+            lines: list[str] = []
+            engine.on_traffic = lambda direction, text: lines.append(direction + text)
+            move = asyncio.create_task(engine.send("genmove b"))
+            while not any(line.endswith("genmove b") for line in lines):
+                await asyncio.sleep(0.01)
+            engine.interrupt()
+            answer = await asyncio.wait_for(move, HANG_GUARD)
+            assert ">1 genmove b" in lines and "># interrupt" in lines
+            return answer, await engine.send("query_boardsize")
+
+    move, size = asyncio.run(go())
+    position = Position(3)
+    position.play(position.parse_move(move))  # a legal move (or pass) of the empty board
+    assert size == "3"

@@ -158,34 +158,80 @@ TEXT_WIDTH = 80
 columns, else squeezed (:func:`compact_star_grid`): every size fits."""
 
 
-def text_picture(position, layout: str | None = None, hint: int | None = None) -> list[str]:
-    """The board on a character grid, one string per row: an empty cell shows
-    its label, a stone `` X `` (black) or `` O `` (white), the last move
-    ``[X]``, a dead stone `` x ``/`` o `` once the game is over and ``hint``
-    ``(?)``. ``layout`` is ``full`` or ``compact`` (None: the full one when it
-    fits :data:`TEXT_WIDTH` columns)."""
+def text_tokens(position, hint: int | None = None) -> list[str]:
+    """What :func:`text_picture` draws at each cell (board order), three
+    characters: an empty cell's label, `` X `` (black) or `` O `` (white),
+    ``[X]`` the last move, `` x ``/`` o `` a dead stone once the game is over,
+    ``(?)`` the ``hint``."""
     geo = position.geometry
-    if layout is None:
-        layout = "full" if star_grid(geo.rings, LABEL_WIDTH)[1] <= TEXT_WIDTH else "compact"
-    (cells, width, height), _ = layout_grid(geo.rings, layout)
     dead: set[int] = set()
     if position.is_over():
         dead = {cell for group in score(position).dead_groups for cell in group}
     last = position.history[-1][1] if position.history else None
-    grid = [[" "] * width for _ in range(height)]
+    tokens = []
     for cell in range(geo.cell_count):
-        row, column = cells[cell]
         colour = position.board[cell]
         mark = "X" if colour == BLACK else "O"
         if cell == hint:
-            text = "(?)"
+            tokens.append("(?)")
         elif colour == EMPTY:
-            text = geo.labels[cell]
+            tokens.append(geo.labels[cell])
         elif cell in dead:
-            text = f" {mark.lower()} "
+            tokens.append(f" {mark.lower()} ")
         elif cell == last:
-            text = f"[{mark}]"
+            tokens.append(f"[{mark}]")
         else:
-            text = f" {mark} "
+            tokens.append(f" {mark} ")
+    return tokens
+
+
+def text_picture(position, layout: str | None = None, hint: int | None = None) -> list[str]:
+    """The board on a character grid, one string per row, each cell drawn as
+    :func:`text_tokens` says. ``layout`` is ``full`` or ``compact`` (None: the
+    full one when it fits :data:`TEXT_WIDTH` columns)."""
+    geo = position.geometry
+    if layout is None:
+        layout = "full" if star_grid(geo.rings, LABEL_WIDTH)[1] <= TEXT_WIDTH else "compact"
+    (cells, width, height), _ = layout_grid(geo.rings, layout)
+    grid = [[" "] * width for _ in range(height)]
+    for cell, text in enumerate(text_tokens(position, hint)):
+        row, column = cells[cell]
         grid[row][column:column + LABEL_WIDTH] = text
     return ["".join(line).rstrip() for line in grid]
+
+
+def text_legend(position, hint: int | None = None) -> str:
+    """One line naming every kind of symbol :func:`text_picture` draws for
+    ``position`` (and only those), in the order of :data:`LEGEND`; at most 79
+    characters, as a hint and dead stones are never drawn together.
+
+    >>> from stargtp.engine.star import Position
+    >>> board = Position(2)
+    >>> board.play(board.parse_move("S20"))
+    >>> text_legend(board)
+    '[X] last move, labels: empty cells'
+    """
+    drawn = {token.strip() if token.strip() in LEGEND_MARKS else LABEL for token in text_tokens(position, hint)}
+    parts = []
+    for marks, meaning in LEGEND:
+        shown = [mark for mark in marks if mark in drawn]
+        if shown:
+            parts.append(f"{' '.join(shown)} {meaning}")
+    return ", ".join(parts)
+
+
+LABEL = "labels:"
+"""How a legend names the cell labels (the empty cells)."""
+
+
+LEGEND: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("X",), "black"),
+    (("O",), "white"),
+    (("[X]", "[O]"), "last move"),
+    (("x", "o"), "dead stones"),
+    (("(?)",), "hint"),
+    ((LABEL,), "empty cells"),
+)
+"""What each symbol of :func:`text_picture` means, in the order a legend names them."""
+
+LEGEND_MARKS = frozenset(mark for marks, _ in LEGEND for mark in marks) - {LABEL}

@@ -37,6 +37,7 @@ from stargtp.engine.players import make_player, players
 from stargtp.engine.search import Limits
 from stargtp.protocol.cli import OptionError, finite_float, positive_int, report_option_error
 from stargtp.protocol.server.workers import GameState, SearchRequest, WorkerError, WorkerPool
+from stargtp.protocol.tools import plural
 
 logger = logging.getLogger(__name__)
 
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             print(text, flush=True)
 
     load_before = os.getloadavg()
-    log(f"stargtp bench: {game}, size {size}, player {args.player}, {args.runs} runs of {args.seconds:g} s, "
+    log(f"stargtp bench: {game}, size {size}, player {args.player}, {plural(args.runs, 'run')} of {args.seconds:g} s, "
         f"Python {platform.python_version()}, load average {load_before[0]:.2f}")
     playouts = [measure_playouts(game, size, args.seconds, args.seed + i) for i in range(args.runs)]
     log(f"random playouts/s:     {statistics.median(playouts):10.0f}   "

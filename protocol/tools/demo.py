@@ -1,26 +1,24 @@
-"""``stargtp demo``: play one random *Star game and print the board and its
-score breakdown in all three systems. A quick look at the rules core."""
+"""``stargtp demo``: play one random *Star game and print the board, a legend
+of its symbols, how the game ended and its score breakdown in all three
+systems. A quick look at the rules core (docs/demo.md)."""
 
 from __future__ import annotations
 
 import argparse
 import random
 
-from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
 from stargtp.engine.errors import GameError
 from stargtp.engine.star import Position, score
+from stargtp.engine.star.diagram import text_legend, text_picture
 from stargtp.protocol.cli import OptionError, finite_float, report_option_error
+from stargtp.protocol.tools import plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=6, help="rings, 2..10 (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--komi", type=finite_float, default=0.0, help="komi for white (default 0)")
-
-
-def plural(count: int, word: str) -> str:
-    """``1 quark``, ``2 quarks``, ``0 quarks``."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def breakdown(position: Position, komi: float) -> str:
@@ -42,6 +40,15 @@ def breakdown(position: Position, komi: float) -> str:
     return "\n".join(lines)
 
 
+def game_state(position: Position) -> str:
+    """How the game stands: over (and why) with its number of moves, or who is to move."""
+    moves = plural(len(position.history), "move")
+    if position.is_over():
+        why = "the board is full" if EMPTY not in position.board else "two passes in a row"
+        return f"game over ({why}) after {moves}"
+    return f"to move: {colour_name(position.to_move)}, after {moves}"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         position = Position(args.size)
@@ -50,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     while not position.is_over():
         position.play(rng.choice(position.legal_moves()))
-    print(position.render_text())
+    print("\n".join(text_picture(position)))
+    print(text_legend(position))
+    print(game_state(position))
     print(breakdown(position, args.komi))
     return 0

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
-from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, style, wrap_parts
+from stargtp.protocol.tools import plural
 
 STYLES: dict[str, str] = {
     "hint": HINT_STYLE,
@@ -20,10 +21,10 @@ STYLES: dict[str, str] = {
 }
 
 
-def amazons_picture(position, *, plain: bool, hint: Any = None) -> Fragments:
+def amazons_picture(position, *, plain: bool, hint: Any = None, columns: int = 200) -> Fragments:
     """The Amazons board, rank 1 at the bottom: ``W``/``B`` amazons (blue and
     red in colour), ``x`` arrows; in colour the last move's squares and the
-    hint's are highlighted. A status line follows."""
+    hint's are highlighted. The status follows, in lines of at most ``columns``."""
     from stargtp.engine.amazons.geometry import ARROW
 
     geo = position.geometry
@@ -53,19 +54,19 @@ def amazons_picture(position, *, plain: bool, hint: Any = None) -> Fragments:
                 fragments.append(("", " "))
         fragments.append((style("coordinate"), f"  {rank}\n"))
     fragments.append((style("coordinate"), files + "\n"))
-    status = f"{colour_name(position.to_move)} to move, {plural(len(position.history), 'move')} played"
+    status = [f"{colour_name(position.to_move)} to move, {plural(len(position.history), 'move')} played"]
     if last is not None:
-        status += f" | last: {colour_name(position.history[-1][0])} {position.format_move(last)}"
+        status.append(f"last: {colour_name(position.history[-1][0])} {position.format_move(last)}")
     if hint is not None:
-        status += f" | hint: {position.format_move(hint)}"
-    fragments.append((style("info"), status))
+        status.append(f"hint: {position.format_move(hint)}")
+    fragments.append((style("info"), "\n".join(wrap_parts(status, columns))))
     return fragments
 
 
 def picture(position, *, plain: bool, columns: int = 200, rows: int | None = None,
             hint: Any = None, komi: float = 0.0) -> Fragments:
     """The board, whatever the terminal's size (10x10 is 25 columns)."""
-    return amazons_picture(position, plain=plain, hint=None if hint is None else tuple(hint))
+    return amazons_picture(position, plain=plain, hint=None if hint is None else tuple(hint), columns=columns)
 
 
 def complete(position, prefix: str) -> list[str]:
@@ -87,8 +88,7 @@ def list_moves(position) -> str:
     moves = position.legal_moves()
     origins = sorted({position.format_square(m[0]) for m in moves})
     by = "the amazon" if len(origins) == 1 else "amazons"
-    return (f"{plural(len(moves), 'legal move')}, by {by} on {' '.join(origins)}; "
-            f"type a square and press Tab for its moves")
+    return f"{plural(len(moves), 'legal move')}, by {by} on {' '.join(origins)}; Tab after a square lists its moves"
 
 
 def heading(size: int) -> str:

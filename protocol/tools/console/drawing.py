@@ -44,6 +44,18 @@ def plain_text(fragments: Fragments) -> str:
     return "".join(text for _, text in fragments)
 
 
-def plural(count: int, word: str) -> str:
-    """``1 peri``, ``2 peris``, ``0 peris``."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def wrap_parts(parts: list[str], columns: int, separator: str = " | ") -> list[str]:
+    """``parts`` joined by ``separator`` into as few lines of at most
+    ``columns`` characters as it takes, never breaking a part (a part longer
+    than a line has one to itself).
+
+    >>> wrap_parts(["black: 2 stars", "white: 1 star", "score B+3"], 32)
+    ['black: 2 stars | white: 1 star', 'score B+3']
+    """
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(separator) + len(part) <= columns:
+            lines[-1] += separator + part
+        else:
+            lines.append(part)
+    return lines

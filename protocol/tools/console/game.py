@@ -8,17 +8,27 @@ from it after every move. The score report is the game's own
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import textwrap
+import threading
+import time
 from typing import Any
 
 from stargtp.engine.colour import colour_name, opponent
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import find_game
 from stargtp.protocol.controller import ControllerError, EngineError, GtpController
+from stargtp.protocol.tools import plural
 from stargtp.protocol.tools.console.board import board_for, board_picture
 from stargtp.protocol.tools.console.completion import matching, move_completions
 
 NO_LIMIT = 86400.0
 """Seconds allowed for an answer when no timeout is given: a day, i.e. none."""
+
+QUIT_WINDOW = 1.0
+"""Seconds after a Ctrl-C that interrupted the engine in which a second Ctrl-C quits."""
 
 
 class ConsoleError(Exception):
@@ -32,10 +42,14 @@ HUMAN_COMMANDS: dict[str, str] = {
     "score": "the score as it stands (Amazons: territories)",
     "moves": "list the legal moves",
     "new": "start a new game",
+    "save": "write the game's SGF record to FILE",
     "resign": "give up this game",
     "help": "this list",
     "quit": "leave (also: exit, Ctrl-D)",
 }
+
+COMMAND_ARGUMENTS: dict[str, str] = {"save": "FILE"}
+"""The arguments of the commands that take one, as ``help`` shows them."""
 
 
 def score_report(position: Any, komi: float = 0.0) -> list[str]:
@@ -65,6 +79,11 @@ class HumanGame:
         """The colour that resigned this game, if any."""
         self.announced = False
         self.hint: Any = None
+        self.thinking = False
+        """Whether the engine is searching (``genmove``, ``reg_genmove``): Ctrl-C interrupts it."""
+        self.interrupted_at: float | None = None
+        """When Ctrl-C last interrupted the engine (``time.monotonic``)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def engine_colour(self) -> int:
@@ -103,11 +122,56 @@ class HumanGame:
         except ControllerError as error:
             raise ConsoleError(f"the engine stopped answering: {error}") from None
 
+    async def search(self, command: str, notice: str | None = None) -> str:
+        """``genmove`` or ``reg_genmove``: from before ``notice`` is said until
+        the answer, Ctrl-C makes the engine answer now (:meth:`on_interrupt`)."""
+        self.thinking = True
+        try:
+            if notice is not None:
+                self.say(notice, "class:info")
+            return await self.send(command, timeout=self.move_timeout)
+        finally:
+            self.thinking = False
+
+    # -- Ctrl-C ---------------------------------------------------------------------------
+    def on_interrupt(self, signum: int = signal.SIGINT, frame: Any = None) -> None:
+        """The session's SIGINT handler. While the engine thinks, the first
+        Ctrl-C sends it ``# interrupt`` (it answers with its best move so far);
+        a second one within :data:`QUIT_WINDOW` seconds, or one while the
+        engine does not think, quits (KeyboardInterrupt, as Python's own
+        handler does)."""
+        if not self.thinking or self.second_press():
+            raise KeyboardInterrupt
+        self.interrupted_at = time.monotonic()
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.interrupt_engine)
+
+    def second_press(self) -> bool:
+        """Whether a Ctrl-C now comes within :data:`QUIT_WINDOW` seconds of one that interrupted the engine."""
+        return self.interrupted_at is not None and time.monotonic() - self.interrupted_at < QUIT_WINDOW
+
+    def interrupt_engine(self) -> None:
+        if self.thinking:
+            self.engine.interrupt()
+            self.say("interrupted: the engine moves now (Ctrl-C again within a second quits)", "class:info")
+
     # -- the session --------------------------------------------------------------------
     async def run(self) -> int:
+        """The session, with :meth:`on_interrupt` as the SIGINT handler (in the main thread)."""
+        previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.loop = asyncio.get_running_loop()
+            previous = signal.signal(signal.SIGINT, self.on_interrupt)
+        self.ui.quit_on_interrupt = self.second_press
+        try:
+            return await self.session()
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+    async def session(self) -> int:
         await self.setup()
-        self.ui.say(f"{self.title()} -- you play {colour_name(self.human)}; "
-                    f"'help' lists the commands, Tab completes moves.", "class:title")
+        self.say(self.greeting(), "class:title")
         self.draw()
         while True:
             if not self.is_over() and self.position.to_move == self.engine_colour:
@@ -123,7 +187,22 @@ class HumanGame:
                 continue
             if words[0].lower() in ("quit", "exit"):
                 return 0
-            await self.command(words)
+            await self.command(words, line)
+
+    def greeting(self) -> str:
+        """The first line: the game, the human's colour, where help is."""
+        text = f"{self.title()} -- you play {colour_name(self.human)}; 'help' lists the commands"
+        return text if self.ui.plain else text + ", Tab completes"
+
+    def say(self, text: str, style: str = "") -> None:
+        """A message, wrapped to the terminal's width (continuation lines indented)."""
+        columns = self.ui.columns
+        if len(text) <= columns:
+            self.ui.say(text, style)
+            return
+        indent = " " * (len(text) - len(text.lstrip(" ")) + 4)
+        for line in textwrap.wrap(text, columns, subsequent_indent=indent, break_on_hyphens=False):
+            self.ui.say(line, style)
 
     def title(self) -> str:
         return board_for(self.position).heading(self.size)
@@ -139,15 +218,15 @@ class HumanGame:
 
     async def engine_move(self) -> None:
         colour = self.engine_colour
-        self.ui.say(f"{colour_name(colour)} (engine) is thinking...", "class:info")
         try:
-            answer = await self.send(f"genmove {colour_name(colour)}", timeout=self.move_timeout)
+            answer = await self.search(f"genmove {colour_name(colour)}",
+                                       f"{colour_name(colour)} (engine) is thinking...")
         except EngineError as error:
             raise ConsoleError(f"genmove failed: {error.message}") from None
         answer = answer.strip()
         if answer.lower() == "resign":
             self.resigned = colour
-            self.ui.say(f"{colour_name(colour)} (engine) resigns.", "class:engine")
+            self.say(f"{colour_name(colour)} (engine) resigns.", "class:engine")
             return
         try:
             move = self.position.parse_move(answer)
@@ -156,43 +235,48 @@ class HumanGame:
             raise ConsoleError(f"the engine played {answer!r}, which the rules here reject ({error}); "
                                f"engine and console no longer agree") from None
         self.hint = None
-        self.ui.say(f"{colour_name(colour)} (engine) plays {self.position.format_move(move)}", "class:engine")
+        self.say(f"{colour_name(colour)} (engine) plays {self.position.format_move(move)}", "class:engine")
         self.draw()
 
     async def human_move(self, text: str) -> None:
         position = self.position
         if self.is_over():
-            self.ui.say("the game is over: 'undo', 'new' or 'quit'", "class:error")
+            self.say("the game is over: 'undo', 'new' or 'quit'", "class:error")
             return
         try:
             move = position.parse_move(text)
             position.play(move, self.human)
         except GameError as error:
-            self.ui.say(f"illegal move: {error}", "class:error")
+            self.say(f"illegal move: {error}", "class:error")
             return
         canonical = position.format_move(move)
         try:
             await self.send(f"play {colour_name(self.human)} {canonical}")
         except EngineError as error:
             position.undo()
-            self.ui.say(f"the engine refused {canonical}: {error.message}", "class:error")
+            self.say(f"the engine refused {canonical}: {error.message}", "class:error")
             return
         self.hint = None
         self.draw()
 
-    async def command(self, words: list[str]) -> None:
+    async def command(self, words: list[str], line: str = "") -> None:
         name = words[0].lower()
         if name not in HUMAN_COMMANDS:
             if len(words) == 1 and name != "pass" and not any(ch.isdigit() for ch in name):
                 # Every cell label and Amazons move has a digit: this was meant as a command.
-                self.ui.say(f"unknown command {words[0]!r} ('help' lists the commands)", "class:error")
+                self.say(f"unknown command {words[0]!r} ('help' lists the commands)", "class:error")
                 return
             await self.human_move(" ".join(words))
             return
         if name == "help":
             for command, text in HUMAN_COMMANDS.items():
-                self.ui.say(f"  {command:<8}{text}")
-            self.ui.say("  or a move: " + self.rules.move_hint)
+                usage = f"{command} {COMMAND_ARGUMENTS.get(command, '')}".strip()
+                self.say(f"  {usage:<11}{text}")
+            self.say("  or a move: " + self.rules.move_hint)
+            if not self.ui.plain:
+                self.say("  Tab completes commands and moves; Ctrl-C while the engine thinks makes it move")
+        elif name == "save":
+            await self.save((line or " ".join(words)).strip()[len(words[0]):].strip())
         elif name == "board":
             self.draw()
         elif name == "score":
@@ -205,31 +289,62 @@ class HumanGame:
             await self.ask_hint()
         elif name == "resign":
             if self.is_over():
-                self.ui.say("the game is already over", "class:error")
+                self.say("the game is already over", "class:error")
             else:
                 self.resigned = self.human
         elif name == "new":
             await self.setup()
             self.position = self.rules.new_position(self.size)
             self.resigned, self.announced, self.hint = None, False, None
-            self.ui.say("new game", "class:title")
+            self.say("new game", "class:title")
             self.draw()
+
+    async def save(self, path: str) -> None:
+        """``save FILE``: the game's SGF record (:meth:`record`) written to FILE."""
+        if not path:
+            self.say("save: give a file name: save FILE", "class:error")
+            return
+        record = await self.record()
+        if record is None:
+            return
+        path = os.path.expanduser(path)
+        try:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(record.rstrip("\n") + "\n")
+        except OSError as error:
+            self.say(f"save: cannot write {path}: {error.strerror or error}", "class:error")
+            return
+        self.say(f"saved the game ({plural(len(self.position.history), 'move')}) to {path}", "class:info")
+
+    async def record(self) -> str | None:
+        """The game's SGF record: the engine's ``printsgf`` answer or, when it
+        has none, the console's own (the game's record writer); None, said,
+        when neither can give one."""
+        try:
+            return await self.send("printsgf")
+        except EngineError as error:
+            refusal = error.message
+        if self.rules.write_record is None:
+            self.say(f"save: no record: the engine answered {refusal!r} to printsgf, "
+                     f"and {self.game} has no records", "class:error")
+            return None
+        return self.rules.write_record(self.position, komi=self.komi)
 
     def report(self) -> None:
         for line in score_report(self.position, self.komi):
-            self.ui.say(line)
+            self.say(line)
 
     def list_moves(self) -> None:
         if self.is_over():
-            self.ui.say("no moves: the game is over")
+            self.say("no moves: the game is over")
             return
-        self.ui.say(board_for(self.position).list_moves(self.position))
+        self.say(board_for(self.position).list_moves(self.position))
 
     async def undo(self) -> None:
         """Undo back to before the human's last move: the engine's answer too."""
         history = self.position.history
         if not any(colour == self.human for colour, _ in history):
-            self.ui.say("cannot undo: you have not moved yet", "class:error")
+            self.say("cannot undo: you have not moved yet", "class:error")
             return
         while True:
             colour, _ = history[-1]
@@ -241,30 +356,29 @@ class HumanGame:
             if colour == self.human:
                 break
         self.resigned, self.announced, self.hint = None, False, None
-        self.ui.say("undone", "class:info")
+        self.say("undone", "class:info")
         self.draw()
 
     async def ask_hint(self) -> None:
         if self.is_over():
-            self.ui.say("the game is over", "class:error")
+            self.say("the game is over", "class:error")
             return
         try:
-            answer = (await self.send(f"reg_genmove {colour_name(self.human)}",
-                                      timeout=self.move_timeout)).strip()
+            answer = (await self.search(f"reg_genmove {colour_name(self.human)}")).strip()
         except EngineError as error:
-            self.ui.say(f"no hint: {error.message}", "class:error")
+            self.say(f"no hint: {error.message}", "class:error")
             return
         if answer.lower() == "resign":
-            self.ui.say("hint: the engine would resign here", "class:engine")
+            self.say("hint: the engine would resign here", "class:engine")
             return
         try:
             move = self.position.parse_move(answer)
         except GameError:
-            self.ui.say(f"the engine hinted {answer!r}, which is not a move here", "class:error")
+            self.say(f"the engine hinted {answer!r}, which is not a move here", "class:error")
             return
         # A pass is not marked on the board: it has no place there.
         self.hint = None if move == self.rules.no_move(self.position, self.komi) else move
-        self.ui.say(f"hint: {self.position.format_move(move)}", "class:engine")
+        self.say(f"hint: {self.position.format_move(move)}", "class:engine")
         self.draw()  # last, so that on a small terminal the board stays whole above the prompt
 
     async def announce(self) -> None:
@@ -273,19 +387,19 @@ class HumanGame:
         position = self.position
         if self.resigned is not None:
             winner = opponent(self.resigned)
-            self.ui.say(f"{colour_name(self.resigned)} resigned: {colour_name(winner)} wins", "class:title")
+            self.say(f"{colour_name(self.resigned)} resigned: {colour_name(winner)} wins", "class:title")
         elif self.passes():
-            self.ui.say("game over", "class:title")  # two passes
+            self.say("game over", "class:title")  # two passes
         else:
-            self.ui.say(f"game over: {colour_name(position.to_move)} has no move, "
+            self.say(f"game over: {colour_name(position.to_move)} has no move, "
                         f"{colour_name(opponent(position.to_move))} wins", "class:title")
         if self.passes() or self.resigned is None:
             self.report()  # a resigned game without passes (the Amazons) has nothing to score
         if self.resigned is None:
             try:
-                self.ui.say(f"  the engine's final_score: {(await self.send('final_score')).strip()}", "class:info")
+                self.say(f"  the engine's final_score: {(await self.send('final_score')).strip()}", "class:info")
             except EngineError as error:
-                self.ui.say(f"  the engine's final_score failed: {error.message}", "class:info")
+                self.say(f"  the engine's final_score failed: {error.message}", "class:info")
 
     # -- completion ---------------------------------------------------------------------
     def completions(self, before: list[str], word: str) -> list[str]:

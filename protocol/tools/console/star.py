@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
-from stargtp.engine.star.diagram import STAR_LAYOUTS, layout_grid, text_picture
-from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, plural, style
+from stargtp.engine.star.diagram import STAR_LAYOUTS, layout_grid, text_legend, text_picture
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, style, wrap_parts
+from stargtp.protocol.tools import plural
 
 STYLES: dict[str, str] = {
     "empty": "#8a8a8a",
@@ -30,24 +31,43 @@ STYLES: dict[str, str] = {
     "hint": HINT_STYLE,
 }
 
+COLOUR_MARKS = {BLACK: "red", WHITE: "blue"}
+"""How the labelled board in colour shows each side's stones: the label on a
+red (black) or blue (white) background, the colours the seed article uses."""
+
+TEXT_MARKS = {BLACK: "X", WHITE: "O"}
+"""How plain text and the one-character-a-cell board show each side's stones."""
+
+
+def stone_marks(plain: bool, layout: str) -> dict[int, str]:
+    """What the status names each side's stones by, as the board draws them:
+    :data:`TEXT_MARKS` in plain text and the ``dots`` layout, else :data:`COLOUR_MARKS`."""
+    return TEXT_MARKS if plain or layout == "dots" else COLOUR_MARKS
+
+
 def star_picture(position, *, plain: bool, layout: str = "full", status_in_corners: bool = False,
-                 hint: Any = None, komi: float = 0.0) -> Fragments:
-    """The *Star board drawn on a character grid, then one status line.
+                 hint: Any = None, komi: float = 0.0, columns: int = 200) -> Fragments:
+    """The *Star board drawn on a character grid, then the status, in lines
+    of at most ``columns`` characters.
 
     In colour, every cell shows its label: grey when empty, in the owner's
     colour when it is a pericell a star owns, on a red (black) or blue (white)
     background for a stone; quark corners are underlined, the last move too,
     dead stones turn grey once the game is over and the hint is green.
     ``layout`` is one of :data:`STAR_LAYOUTS`: ``compact`` squeezes the
-    labelled board, ``dots`` draws one character per cell. With
-    ``status_in_corners`` the status goes into the board's empty corners
-    instead of a line below (when it fits there). In ``plain`` text, always
-    the full layout, stones are `` X `` (black) and `` O `` (white), ``[X]``
-    the last move, `` x ``/`` o `` dead stones, ``(?)`` the hint.
+    labelled board, ``dots`` draws one character per cell (`` X ``, ``O``).
+    The status names each side by its stones' look (``black (red)``, or
+    ``black (X)`` where ``X`` is drawn). With ``status_in_corners`` the status
+    goes into the board's empty corners instead of lines below (when it fits
+    there). In ``plain`` text (``full`` or ``compact`` only) the cells are
+    :func:`stargtp.engine.star.diagram.text_tokens`, and a legend line
+    (:func:`stargtp.engine.star.diagram.text_legend`) follows the board.
     """
+    marks = stone_marks(plain, layout)
     if plain:
-        lines = text_picture(position, "full", hint)
-        return [("", "\n".join(lines) + "\n"), (style("info"), star_status(position, komi))]
+        lines = text_picture(position, layout, hint) + [text_legend(position, hint)]
+        lines += wrap_parts(star_status(position, komi, marks), columns)
+        return [("", "\n".join(lines[:-1]) + "\n"), (style("info"), lines[-1])]
     geo = position.geometry
     analysis = position.rules.score(position, komi)
     owner = {cell: star.colour for star in analysis.stars for cell in star.pericells}
@@ -71,14 +91,14 @@ def star_picture(position, *, plain: bool, layout: str = "full", status_in_corne
             names.append("last")
         look = style(*names)
         if token_width == 1:
-            text = "·" if colour == EMPTY else ("X" if colour == BLACK else "O")
+            text = "·" if colour == EMPTY else marks[colour]
         else:
             text = geo.labels[cell]
         for offset, char in enumerate(text):
             grid[row][column + offset] = (look, char)
     placement = None
     if status_in_corners:
-        texts = star_corner_texts(position, komi, hint)
+        texts = star_corner_texts(position, komi, hint, marks)
         placement = corner_placement(cells, width, height, token_width, texts)
     for row, column, text in placement or ():
         for offset, char in enumerate(text):
@@ -95,26 +115,27 @@ def star_picture(position, *, plain: bool, layout: str = "full", status_in_corne
                 fragments.append((look, char))
         fragments.append(("", "\n"))
     if placement is None:
-        fragments.append((style("info"), star_status(position, komi)))
+        fragments.append((style("info"), "\n".join(wrap_parts(star_status(position, komi, marks), columns))))
     elif fragments:
         fragments.pop()  # the board's last newline: the status line it ended is not there
     return fragments
 
 
-def star_status(position, komi: float = 0.0) -> str:
-    """One line: each colour's stars, peris and quarks now, the result so far
-    and the last move."""
+def star_status(position, komi: float = 0.0, marks: dict[int, str] = TEXT_MARKS) -> list[str]:
+    """The status, in parts for :func:`wrap_parts`: each colour's stars, peris
+    and quarks now (each side named with its stones' ``marks``), the result
+    so far and the last move."""
     analysis = position.rules.score(position, komi)
     parts = []
-    for colour, mark in ((BLACK, "X"), (WHITE, "O")):
+    for colour in (BLACK, WHITE):
         totals = analysis.of(colour)
-        parts.append(f"{colour_name(colour)} ({mark}): {plural(totals.stars, 'star')}, "
+        parts.append(f"{colour_name(colour)} ({marks[colour]}): {plural(totals.stars, 'star')}, "
                      f"{plural(totals.peris, 'peri')}, {plural(totals.quarks, 'quark')}")
-    text = " | ".join(parts) + f" | score {analysis.gtp_result()}"
+    parts.append(f"score {analysis.gtp_result()}")
     if position.history:
         colour, move = position.history[-1]
-        text += f" | last: {colour_name(colour)} {position.format_move(move)}"
-    return text
+        parts.append(f"last: {colour_name(colour)} {position.format_move(move)}")
+    return parts
 
 
 CornerTexts = dict[str, list[str]]
@@ -122,15 +143,16 @@ CornerTexts = dict[str, list[str]]
 ``bottom-left`` and ``bottom-right``."""
 
 
-def star_corner_texts(position, komi: float = 0.0, hint: Any = None) -> CornerTexts:
+def star_corner_texts(position, komi: float = 0.0, hint: Any = None,
+                      marks: dict[int, str] = TEXT_MARKS) -> CornerTexts:
     """What :func:`star_status` says, as short lines for the board's corners:
     black's tally top left, white's top right, the score (after the hint, if
     any) bottom left and the last move bottom right."""
     analysis = position.rules.score(position, komi)
     texts: CornerTexts = {}
-    for colour, mark, corner in ((BLACK, "X", "top-left"), (WHITE, "O", "top-right")):
+    for colour, corner in ((BLACK, "top-left"), (WHITE, "top-right")):
         totals = analysis.of(colour)
-        texts[corner] = [f"{colour_name(colour)} ({mark})", plural(totals.stars, "star"),
+        texts[corner] = [f"{colour_name(colour)} ({marks[colour]})", plural(totals.stars, "star"),
                          plural(totals.peris, "peri"), plural(totals.quarks, "quark")]
     texts["bottom-left"] = ["score", analysis.gtp_result()]
     if hint is not None:
@@ -176,18 +198,19 @@ def corner_placement(cells: tuple[tuple[int, int], ...], width: int, height: int
 def choose_star_layout(position, columns: int, rows: int | None, komi: float = 0.0,
                        hint: Any = None) -> tuple[str, bool]:
     """The first of :data:`STAR_LAYOUTS` that fits ``columns`` x ``rows`` with
-    the prompt under it, with the status line below it or, when that is one
-    row too many, in the board's corners; and whether the status goes into
-    the corners. When none fits, the labelled layout with the fewest rows
-    that fits the width (else one character per cell): the board scrolls."""
+    the prompt under it, with the status lines below it or, when that is too
+    many rows, in the board's corners; and whether the status goes into the
+    corners. When none fits, the labelled layout with the fewest rows that
+    fits the width (else one character per cell): the board scrolls."""
     rings = position.geometry.rings
-    status_rows = -(-len(star_status(position, komi)) // max(columns, 1))
-    texts = star_corner_texts(position, komi, hint)
     fitting: list[tuple[bool, int, str, bool]] = []
     for layout in STAR_LAYOUTS:
         (cells, width, height), token_width = layout_grid(rings, layout)
         if width > columns:
             continue
+        marks = stone_marks(False, layout)
+        status_rows = len(wrap_parts(star_status(position, komi, marks), columns))
+        texts = star_corner_texts(position, komi, hint, marks)
         corners = corner_placement(cells, width, height, token_width, texts) is not None
         if rows is None or height + status_rows + 1 <= rows:
             return layout, False
@@ -200,16 +223,23 @@ def choose_star_layout(position, columns: int, rows: int | None, komi: float = 0
     return "dots", False
 
 
+def plain_layout(position, columns: int) -> str:
+    """The plain-text layout: the board's true shape when it fits ``columns``, else squeezed."""
+    return "full" if layout_grid(position.geometry.rings, "full")[0][1] <= columns else "compact"
+
+
 def picture(position, *, plain: bool, columns: int = 200, rows: int | None = None,
             hint: Any = None, komi: float = 0.0) -> Fragments:
     """The board for a terminal ``columns`` wide and ``rows`` high, leaving a
-    row for the prompt (see :func:`choose_star_layout`); in plain text always
-    the full layout with the status below."""
+    row for the prompt (see :func:`choose_star_layout`); in plain text the
+    full layout when it fits ``columns``, else the compact one, with a legend
+    and the status below."""
     if plain:
-        return star_picture(position, plain=True, hint=hint, komi=komi)
+        return star_picture(position, plain=True, layout=plain_layout(position, columns), hint=hint,
+                            komi=komi, columns=columns)
     layout, in_corners = choose_star_layout(position, columns, rows, komi, hint)
     return star_picture(position, plain=False, layout=layout, status_in_corners=in_corners,
-                        hint=hint, komi=komi)
+                        hint=hint, komi=komi, columns=columns)
 
 
 def complete(position, prefix: str) -> list[str]:

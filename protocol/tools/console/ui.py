@@ -29,6 +29,10 @@ UI_STYLES: dict[str, str] = {
 """The console's own messages (the boards' styles are their games')."""
 
 
+def _never() -> bool:
+    return False
+
+
 def history_path(option: str | None) -> str:
     """``--history`` if given, else ``$STARGTP_HISTORY``, else ``~/.stargtp_history``."""
     return os.path.expanduser(option or os.environ.get(HISTORY_ENVIRONMENT) or DEFAULT_HISTORY)
@@ -41,6 +45,10 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
+PLAIN_COLUMNS = 80
+"""The width plain line mode writes for: every line it draws fits."""
+
+
 class LineUI:
     """Plain line mode, for when stdin or stdout is not a terminal: one line
     read at a time, echoed after its prompt (when ``echo``); no colour."""
@@ -51,8 +59,9 @@ class LineUI:
         self.stdin = stdin
         self.stdout = stdout
         self.echo = echo
-        self.columns = 200
+        self.columns = PLAIN_COLUMNS
         self.rows: int | None = None  # a transcript: the board is drawn in full
+        self.quit_on_interrupt: Callable[[], bool] = _never  # Ctrl-C here is a signal, not a key
 
     async def read(self, prompt: str) -> str | None:
         # A blocking read on the loop is deliberate: nothing else may happen
@@ -102,6 +111,9 @@ class TerminalUI:
             history=history, completer=make_completer(completer_source), complete_while_typing=False,
             complete_style=CompleteStyle.MULTI_COLUMN, style=self.style, input=pt_input, output=pt_output)
         self.output = self.session.output
+        self.quit_on_interrupt: Callable[[], bool] = _never
+        """Whether Ctrl-C at the prompt quits rather than clears the line (the
+        console sets it: a second Ctrl-C soon after one that interrupted the engine)."""
 
     @property
     def columns(self) -> int:
@@ -123,6 +135,8 @@ class TerminalUI:
         except EOFError:
             return None
         except KeyboardInterrupt:
+            if self.quit_on_interrupt():
+                raise
             self.say("(Ctrl-D or 'quit' leaves)", "class:info")
             return ""
 
