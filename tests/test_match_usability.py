@@ -164,6 +164,149 @@ def _environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "COLUMNS"}
 
 
+# -- 2. a first run with a broken engine command -------------------------------------------
+
+
+def test_a_broken_engine_leaves_no_results_file_and_the_corrected_rerun_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r.jsonl"
+    common = ["match", "--size", "3", "--games", "2", "--results", str(results)]
+    code, _, err = cli(common + ["--black", "stargtp-not-on-path serve", "--white", fake("--seed", "2")], capsys)
+    assert code == 2 and err.startswith("stargtp match: engine A (stargtp-not-on-path serve) is not usable: ")
+    assert not results.exists()
+    code, out, err = cli(common + ["--black", fake("--seed", "1"), "--white", fake("--seed", "2")], capsys)
+    assert code == 0, err
+    header, games = read_results(str(results))
+    assert header is not None and len(games) == 2
+    assert header["settings"]["engines"] == {"A": fake("--seed", "1"), "B": fake("--seed", "2")}
+
+
+def test_a_results_file_holding_only_a_header_takes_the_corrected_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What the previous version left after a broken first run: the header
+    alone. The corrected run accepts it; a file with games is still refused."""
+    results = tmp_path / "r.jsonl"
+    wrong = two_engines("stargtp-not-on-path serve", fake("--seed", "2"), games=2)
+    results.write_text(json.dumps({"type": "header", "format": "stargtp-match-results/1",
+                                   "settings": wrong.identity()}) + "\n")
+    common = ["match", "--size", "3", "--games", "2", "--results", str(results)]
+    code, _, err = cli(common + ["--black", fake("--seed", "1"), "--white", fake("--seed", "2")], capsys)
+    assert code == 0, err
+    header, games = read_results(str(results))
+    assert header["format"] == "stargtp-match-results/2" and len(games) == 2
+    code, _, err = cli(common + ["--black", fake("--seed", "3"), "--white", fake("--seed", "2")], capsys)
+    assert code == 2 and "holds a different match (settings differ: engines)" in err
+    assert len(read_results(str(results))[1]) == 2
+
+
+# -- 3. one numbering of the games ---------------------------------------------------------
+
+
+def test_game_numbers_agree_in_progress_keys_sgf_names_and_the_page(tmp_path: Path) -> None:
+    from stargtp.protocol.tools.match.page import write_page
+
+    stream = io.StringIO()
+    match = two_engines(fake("--seed", "1"), fake("--seed", "2"), games=4, results_path=str(tmp_path / "r.jsonl"),
+                        sgf_dir=str(tmp_path / "r-sgf"))
+    result = play(match, progress=stream)
+    started = [int(n) for n in re.findall(r"^Started game (\d+) of 4 ", stream.getvalue(), re.MULTILINE)]
+    finished = [int(n) for n in re.findall(r"^Finished game (\d+) ", stream.getvalue(), re.MULTILINE)]
+    assert started == finished == [1, 2, 3, 4]
+    assert [r["key"] for r in result.records] == ["A vs B #1", "A vs B #2", "A vs B #3", "A vs B #4"]
+    assert [r["number"] for r in result.records] == [1, 2, 3, 4]
+    assert sorted(p.name for p in (tmp_path / "r-sgf").iterdir()) == [f"A_vs_B_{n}.sgf" for n in range(1, 5)]
+    for n in range(1, 5):
+        assert f"GN[A vs B #{n}]" in (tmp_path / "r-sgf" / f"A_vs_B_{n}.sgf").read_text()
+    write_page(str(tmp_path / "r.html"), result.records, match)
+    rows = re.findall(r'<tr><td>(\d+)</td><td class=name><a href="r-sgf/A_vs_B_(\d+)\.sgf">A vs B #(\d+)</a>',
+                      (tmp_path / "r.html").read_text())
+    assert rows == [(str(n),) * 3 for n in range(1, 5)]
+
+
+def test_a_results_file_of_the_previous_version_resumes_in_the_new_numbering(tmp_path: Path) -> None:
+    results = tmp_path / "r.jsonl"
+    sgf_dir = tmp_path / "r-sgf"
+    match = two_engines(fake("--seed", "1"), fake("--seed", "2"), games=2, results_path=str(results),
+                        sgf_dir=str(sgf_dir))
+    before = play(match).records
+    # Written as version 0.2 did: format 1, keys from #0, no number.
+    lines = results.read_text().splitlines()
+    header = json.loads(lines[0]) | {"format": "stargtp-match-results/1"}
+    old = [json.loads(line) for line in lines[1:]]
+    for record in old:
+        record["key"] = f"A vs B #{record['round']}"
+        del record["number"]
+    results.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in [header, *old]))
+    for path in sgf_dir.iterdir():
+        path.unlink()
+    for record in old:
+        (sgf_dir / f"A_vs_B_{record['round']}.sgf").write_text("(;GN[old])\n")
+    stream = io.StringIO()
+    after = play(MatchSettings(**{**match.__dict__, "games": 4}), progress=stream)
+    assert after.resumed == 2 and after.played == 2
+    assert "resuming: 2 of 4 games already recorded" in stream.getvalue()
+    assert re.findall(r"^Started game (\d+) of 4", stream.getvalue(), re.MULTILINE) == ["3", "4"]
+    assert [r["key"] for r in after.records] == [f"A vs B #{n}" for n in range(1, 5)]
+    assert [r["moves"] for r in after.records[:2]] == [r["moves"] for r in before]  # kept, not replayed
+    header, games = read_results(str(results))
+    assert header["format"] == "stargtp-match-results/2"  # an older version now refuses the file
+    assert [g["key"] for g in games] == ["A vs B #0", "A vs B #1", "A vs B #3", "A vs B #4"]  # as written
+    for n in range(1, 5):
+        assert f"GN[A vs B #{n}]" in (sgf_dir / f"A_vs_B_{n}.sgf").read_text()
+
+
+# -- 4. the report page of a one-sided match -----------------------------------------------
+
+
+def _texts(svg: str) -> list[tuple[float, float, str, float, str]]:
+    """The texts of an SVG: ``(x, y, anchor, font size, text)``."""
+    found = []
+    for attributes, text in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        values = dict(re.findall(r'([\w-]+)="([^"]*)"', attributes))
+        if "transform" in values:
+            continue  # the rotated axis label, alone at the left
+        found.append((float(values["x"]), float(values["y"]), values.get("text-anchor", "start"),
+                      float(values["font-size"]), text))
+    return found
+
+
+def _boxes_overlap(texts: list[tuple[float, float, str, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of texts whose boxes (width 0.62 em a character, height one
+    em above the baseline) overlap."""
+    boxes = []
+    for x, y, anchor, size, text in texts:
+        width = 0.62 * size * len(text)
+        left = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
+        boxes.append((left, left + width, y - size, y, text))
+    return [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]]
+
+
+def test_the_report_page_of_a_match_one_side_wins_every_game(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from stargtp.protocol.tools.match.page import lengths_svg
+
+    results = tmp_path / "r.jsonl"
+    play(two_engines(fake("--seed", "1"), fake("--mode", "pass"), games=4, results_path=str(results)))
+    assert [g["winner_engine"] for g in read_results(str(results))[1]] == ["A"] * 4
+    code, _, err = cli(["report", str(results)], capsys)
+    assert code == 0, err
+    page = (tmp_path / "r.html").read_text()
+    assert "+inf" in page and "e+" not in page
+    trajectory = page[page.index("<h2>Over the games</h2>"):page.index("<h2>Game lengths</h2>")]
+    texts = _texts(trajectory)
+    y_ticks = [t[4] for t in texts if t[2] == "end" and t[0] == 54]
+    x_ticks = [t[4] for t in texts if t[2] == "middle" and t[4].isdigit()]
+    assert y_ticks == ["0", "200", "400", "600", "800", "1000"]
+    assert x_ticks == ["0", "1", "2", "3", "4"]
+    assert "beyond \u00b11000 (\u00b1inf too) drawn at \u00b11000" in [t[4] for t in texts]
+    assert _boxes_overlap(texts) == []
+    # A histogram of one bin: a bar as wide as one of ten, centred.
+    same = [_record(n, "A") for n in range(1, 5)]
+    bars = re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', lengths_svg(same))
+    assert bars == [("303", "54")]  # centred: 40 + (580 - 58) / 2, plus its 2-pixel gap
+
+
 # -- 5. the help of --sgf-dir --------------------------------------------------------------
 
 
@@ -199,3 +342,23 @@ def test_a_fault_detail_shows_the_engine_output_escaped_once() -> None:
     assert fault["kind"] == PROTOCOL_ERROR and fault["engine"] == "A"
     assert re.fullmatch(r"A: answer does not start with '=' or '\?': '\d+ [A-Z0-9]+\\n'", fault["detail"]), fault
     assert "\\\\" not in fault["detail"]
+
+
+# -- 7. stargtp report given something that is no results file -----------------------------
+
+
+def test_report_refuses_a_file_that_is_no_results_file_in_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.jsonl"
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n")
+    other = tmp_path / "other.json"
+    other.write_text('{"name": "x", "version": 1}\n')
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert cli(["report", str(missing)], capsys) == (
+        2, "", f"stargtp report: cannot read {missing}: No such file or directory\n")
+    for path in (text, other, empty):
+        assert cli(["report", str(path)], capsys) == (
+            2, "", f"stargtp report: {path} is not a match results file (stargtp match --results writes one)\n")
+        assert not path.with_suffix(".html").exists()

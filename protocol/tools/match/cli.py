@@ -479,8 +479,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
-        if args.results is None:
-            _remove_if_empty(settings.results_path)
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     if result is None:
@@ -500,16 +498,6 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             print(f"report: {args.report}", file=sys.stderr)
     return 0
-
-
-def _remove_if_empty(path: str | None) -> None:
-    """Remove a results file this run named and created, when no game got
-    into it (the engines could not be started): nothing to keep."""
-    try:
-        if path and not read_results(path)[1]:
-            os.remove(path)
-    except (OSError, ResultsError):
-        pass
 
 
 def _resume_hint(path: str | None) -> str:
