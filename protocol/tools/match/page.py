@@ -146,7 +146,8 @@ def _games_table(records: list[dict[str, Any]], sgf_links: dict[str, str]) -> st
     for r in sorted(records, key=lambda record: record.get("number") or 0):
         key = escape(r["key"])
         link = f'<a href="{escape(sgf_links[r["key"]])}">{key}</a>' if r["key"] in sgf_links else key
-        rows.append(f"<tr><td>{r.get('number', '')}</td><td class=name>{link}</td><td class=name>{escape(r['black'])}</td>"
+        rows.append(f"<tr><td>{r.get('number', '')}</td><td class=name>{link}</td>"
+                    f"<td class=name>{escape(r['black'])}</td>"
                     f"<td class=name>{escape(r['white'])}</td><td>{escape(r['result'])}</td>"
                     f"<td class=name>{escape(r['reason'])}</td><td>{len(r['moves'])}</td></tr>")
     return ("<table><tr><th>#</th><th class=name>game</th><th class=name>black</th><th class=name>white</th>"

@@ -190,7 +190,8 @@ def narrow_pairings(summaries: list[PairingSummary]) -> list[str]:
     widths = [max(len(title), *(len(c[key]) for c in cells)) for key, title, _ in columns]
 
     def row(texts: list[str]) -> str:
-        return "  ".join(f"{text:{align}{width}}" for text, width, (_, _, align) in zip(texts, widths, columns)).rstrip()
+        cells = (f"{text:{align}{width}}" for text, width, (_, _, align) in zip(texts, widths, columns))
+        return "  ".join(cells).rstrip()
 
     header = row([title for _, title, _ in columns])
     lines = [header, "-" * len(header)]
