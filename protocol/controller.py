@@ -152,8 +152,9 @@ def _describe_exit(returncode: int | None) -> str:
 
 
 def _preview(data: bytes | str, limit: int = 80) -> str:
+    """The start of an engine's output, quoted, newlines and other control
+    characters escaped once (``'1 name\\n'``)."""
     text = data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else data
-    text = text.replace("\n", "\\n")
     return repr(text[:limit] + ("..." if len(text) > limit else ""))
 
 

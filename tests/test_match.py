@@ -455,7 +455,7 @@ def test_round_robin_of_three_engines() -> None:
                     for name, seed in (("r1", 1), ("r2", 2), ("r3", 3)))
     match = MatchSettings(engines=engines, size=3, games=2)
     assert [job.key for job in schedule(match)] == [
-        "r1 vs r2 #0", "r1 vs r3 #0", "r2 vs r3 #0", "r1 vs r2 #1", "r1 vs r3 #1", "r2 vs r3 #1"]
+        "r1 vs r2 #1", "r1 vs r3 #2", "r2 vs r3 #3", "r1 vs r2 #4", "r1 vs r3 #5", "r2 vs r3 #6"]
     result = play(match)
     assert len(result.records) == 6
     table = format_summary(result.summaries, match)
@@ -512,10 +512,10 @@ def test_example_script_runs_and_resumes(tmp_path: Path) -> None:
     first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert first.returncode == 0, first.stderr
     games = [line for line in first.stdout.splitlines() if line.startswith("uct vs random #")]
-    assert games == ["uct vs random #0: black uct, white random: B+6 (score, 75 moves)",
-                     "uct vs random #1: black random, white uct: W+4 (score, 75 moves)",
-                     "uct vs random #2: black uct, white random: B+6 (score, 75 moves)",
-                     "uct vs random #3: black random, white uct: W+8 (score, 75 moves)"]
+    assert games == ["uct vs random #1: black uct, white random: B+6 (score, 75 moves)",
+                     "uct vs random #2: black random, white uct: W+4 (score, 75 moves)",
+                     "uct vs random #3: black uct, white random: B+6 (score, 75 moves)",
+                     "uct vs random #4: black random, white uct: W+8 (score, 75 moves)"]
     assert "star, size 5, 4 games per pairing, clock: 100 playouts per move" in first.stdout
     assert re.search(r"^uct vs random +4 +4 +0 +0 +4  100\.0 \[51\.0, 100\.0\]", first.stdout, re.M)
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
@@ -669,7 +669,7 @@ def test_a_file_that_is_no_results_file_is_refused_and_left_intact(tmp_path: Pat
         path = tmp_path / "notes.txt"
         path.write_text(text)
         with pytest.raises(ResultsError, match=r"^\S+notes\.txt is not a match results file \(its first line is "
-                                               r"no 'stargtp-match-results/1' header\)"):
+                                               r"no 'stargtp-match-results/2' header\)"):
             ResultsFile.open(str(path), {"game": "star"})
         assert path.read_text() == text
     with pytest.raises(ResultsError, match=f"^{tmp_path}: cannot open: Is a directory$"):
@@ -712,7 +712,7 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--results", "{tmp}/file/r.jsonl"],
      "--results FILE: cannot create {tmp}/file/r.jsonl: there is no directory {tmp}/file"),
     (["--results", "{tmp}/file", "--sgf-dir", "{tmp}/sgf"], "--results FILE: {tmp}/file is not a match results file (its first line is no "
-                                  "'stargtp-match-results/1' header); give a new file or one written by stargtp match"),
+                                  "'stargtp-match-results/2' header); give a new file or one written by stargtp match"),
     (["--engine-stderr", "{tmp}"], "--engine-stderr FILE: {tmp} is a directory, not a file"),
     (["--engine-stderr", "{tmp}/no/log"],
      "--engine-stderr FILE: cannot create {tmp}/no/log: there is no directory {tmp}/no"),
@@ -952,16 +952,16 @@ def test_every_game_goes_into_one_sgf_collection_that_render_reads(tmp_path: Pat
     trees = game_trees(collection.read_text())
     assert trees == [record_sgf(record).strip() for record in records]
     first = trees[0].splitlines()[0]
-    assert first == (f"(;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RE[{records[0]['result']}]PB[A]PW[B]GN[A vs B #0]"
+    assert first == (f"(;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RE[{records[0]['result']}]PB[A]PW[B]GN[A vs B #1]"
                      f"DT[{records[0]['started'][:10]}]GC[ended by score; clock: 100 s + 1 s/move]")
-    assert "PB[B]PW[A]GN[A vs B #1]" in trees[1]
+    assert "PB[B]PW[A]GN[A vs B #2]" in trees[1]
     # A longer re-run makes the collection again from the results file and adds the new games.
     more = play(MatchSettings(**{**match.__dict__, "games": 4})).records
     assert game_trees(collection.read_text()) == [record_sgf(record).strip() for record in more]
-    assert [r["key"] for r in more] == [f"A vs B #{n}" for n in range(4)]
+    assert [r["key"] for r in more] == [f"A vs B #{n}" for n in range(1, 5)]
     # render picks a game out of the collection by number or by its GN.
     text = collection.read_text()
-    for wanted in ("3", "A vs B #2"):
+    for wanted in ("3", "A vs B #3"):
         drawn = read_record(text, record=wanted)
         assert [drawn.position.format_move(m) for _, m in drawn.position.history] == [
             m["move"] for m in more[2]["moves"]]
@@ -984,8 +984,8 @@ def test_a_gauntlet_plays_the_first_engine_against_each_other_with_colours_balan
     match = MatchSettings(engines=engines, tournament="gauntlet", size=3, games=2)
     assert match.pairings() == [("new", "old1"), ("new", "old2"), ("new", "old3")]
     assert [(job.key, job.black) for job in schedule(match)] == [
-        ("new vs old1 #0", "new"), ("new vs old2 #0", "new"), ("new vs old3 #0", "new"),
-        ("new vs old1 #1", "old1"), ("new vs old2 #1", "old2"), ("new vs old3 #1", "old3")]
+        ("new vs old1 #1", "new"), ("new vs old2 #2", "new"), ("new vs old3 #3", "new"),
+        ("new vs old1 #4", "old1"), ("new vs old2 #5", "old2"), ("new vs old3 #6", "old3")]
     assert match.identity()["tournament"] == "gauntlet"
     assert "tournament" not in MatchSettings(engines=engines).identity()  # older files stay resumable
     result = play(match)
@@ -1250,8 +1250,8 @@ def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.Capture
                                                  for s in summarise(records, match)], prior_draws=1)}
     assert {name: data[-1] for name, data in series} == {name: (12.0, final[name]) for name in final}
     # An engine is rated from its first game: r3's is the 3rd played (pairs are
-    # played back to back, r1-r2 #0 and #1 first).
-    assert [r["key"] for r in records[:3]] == ["r1 vs r2 #0", "r1 vs r2 #1", "r1 vs r3 #0"]
+    # played back to back, r1-r2 #1 and #4 first).
+    assert [r["key"] for r in records[:3]] == ["r1 vs r2 #1", "r1 vs r2 #4", "r1 vs r3 #2"]
     assert [[x for x, _ in data] for _, data in series] == [[float(n) for n in range(1, 13)]] * 2 + [
         [float(n) for n in range(3, 13)]]
 
@@ -1284,4 +1284,5 @@ def test_the_report_page_plots_the_sprt_and_is_written_by_match(tmp_path: Path,
     # A file that is no results file is one line.
     (tmp_path / "notes.txt").write_text("hello\n")
     assert main(["report", str(tmp_path / "notes.txt")]) == 2
-    assert capsys.readouterr().err.startswith(f"stargtp report: {tmp_path / 'notes.txt'}: ")
+    assert capsys.readouterr().err == (f"stargtp report: {tmp_path / 'notes.txt'} is not a match results file "
+                                       f"(stargtp match --results writes one)\n")

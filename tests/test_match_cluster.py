@@ -70,7 +70,7 @@ def test_a_local_cluster_plays_the_records_of_concurrency(tmp_path: Path) -> Non
     remote = {r["key"]: _timeless(r) for r in _lines(tmp_path / "there.jsonl")}
     assert len(local) == 12 and remote == local
     crashes = [r["key"] for r in local.values() if r["reason"] == "crash"]
-    assert crashes == ["A vs B #1", "B vs C #1", "A vs B #3", "B vs C #3"]
+    assert crashes == ["A vs B #4", "B vs C #6", "A vs B #10", "B vs C #12"]  # rounds 1 and 3 of two pairings
     assert all(r["fault"]["engine"] == "B" for r in local.values() if r["reason"] == "crash")
     assert any(r.get("engine_restarts") for r in local.values())
     assert "cluster: 2 workers, 2 threads; 2 games at a time" in there.stderr

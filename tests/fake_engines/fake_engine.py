@@ -22,7 +22,8 @@ input until that closes, then exits, so it outlives no referee), ``slow``
 (a 2 MB answer), ``trickle`` (one byte every 0.1 s, forever), ``resign``,
 ``reject`` (``? illegal move`` to a legal ``play``), ``badscore`` (a wrong
 ``final_score``), ``pass`` (always passes), ``crlf`` (CRLF line ends, no ids:
-sloppy but acceptable).
+sloppy but acceptable), ``nostatus`` (the move without the ``=`` and with one
+newline, ``5 a1\\n``).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from stargtp.engine.errors import GameError
 from stargtp.engine.games import find_game, games, new_position
 
 MODES = ("random", "illegal", "garbage", "silent", "slow", "die", "close", "error", "huge",
-         "trickle", "resign", "reject", "badscore", "pass", "crlf")
+         "trickle", "resign", "reject", "badscore", "pass", "crlf", "nostatus")
 
 
 class FakeEngine:
@@ -54,6 +55,8 @@ class FakeEngine:
         self.genmoves = 0
         self.plays = 0
         self.games = 0
+        self.no_status = False
+        """The next answer goes without its status character (``nostatus``)."""
 
     def misbehave_now(self, count: int) -> bool:
         options = self.options
@@ -182,6 +185,8 @@ class FakeEngine:
                 time.sleep(0.1)
         if mode == "resign":
             return True, "resign"
+        if mode == "nostatus":
+            self.no_status = True
         return self.play_random(colour)
 
     def play_random(self, colour: int) -> tuple[bool, str]:
@@ -237,6 +242,11 @@ def main() -> None:
         if words[0] == "genmove" and options.move_delay:
             time.sleep(options.move_delay)
         ok, text = engine.handle(words[0], words[1:])
+        if engine.no_status:  # one line, no status, no blank line: a referee must not wait for more
+            engine.no_status = False
+            sys.stdout.write(command_id + (" " + text if text else "") + "\n")
+            sys.stdout.flush()
+            continue
         answer = ("=" if ok else "?") + command_id + (" " + text if text else "")
         sys.stdout.write(answer.replace("\n", newline) + newline + newline)
         sys.stdout.flush()

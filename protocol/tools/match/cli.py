@@ -26,7 +26,7 @@ from stargtp.protocol.stats import Sprt
 from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
 from stargtp.protocol.tools.match.page import write_page
-from stargtp.protocol.tools.match.report import format_summary
+from stargtp.protocol.tools.match.report import format_summary, terminal_width
 from stargtp.protocol.tools.match.results import ResultsError, read_results
 from stargtp.protocol.tools.match.runner import MatchResult, run_match
 from stargtp.protocol.tools.match.settings import (DEFAULT_MOVE_TIMEOUT, DEFAULT_START_TIMEOUT, DEFAULT_TIME_TOLERANCE,
@@ -156,8 +156,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--max-response-bytes", metavar="N",
                      help=f"longest answer accepted (default {DEFAULT_MAX_RESPONSE_BYTES})")
     run.add_argument("--sgf-dir", metavar="DIR",
-                     help="Amazons: save each game as SGF in DIR (default with --results FILE:"
-                          " FILE's name without its suffix, plus -sgf)")
+                     help="save each game as its own SGF file in DIR, for games with SGF records (*Star and "
+                          "the Amazons; default with --results FILE: FILE's name without its suffix, plus -sgf)")
     run.add_argument("--records", metavar="FILE",
                      help="every game in one SGF collection (default with --results FILE: FILE's name with"
                           " .sgf for its suffix)")
@@ -482,8 +482,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"stargtp match: {OPT_RESULTS}: {error}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
-        if args.results is None:
-            _remove_if_empty(settings.results_path)
         print(f"stargtp match: {error}", file=sys.stderr)
         return 2
     if result is None:
@@ -491,7 +489,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if result.sprt_stopped:
         print("SPRT decided: stopped early", file=sys.stderr)
-    print(format_summary(result.summaries, settings))
+    print(format_summary(result.summaries, settings, terminal_width(sys.stdout)))
     sys.stdout.flush()
     if args.report:
         try:
@@ -503,16 +501,6 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             print(f"report: {args.report}", file=sys.stderr)
     return 0
-
-
-def _remove_if_empty(path: str | None) -> None:
-    """Remove a results file this run named and created, when no game got
-    into it (the engines could not be started): nothing to keep."""
-    try:
-        if path and not read_results(path)[1]:
-            os.remove(path)
-    except (OSError, ResultsError):
-        pass
 
 
 def _resume_hint(path: str | None) -> str:

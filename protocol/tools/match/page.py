@@ -26,8 +26,8 @@ from stargtp.protocol.stats import Sprt, elo_estimate
 from stargtp.protocol.tools.match.records import sgf_file_name
 from stargtp.protocol.tools.match.report import (PairingSummary, _elo_text, _percent, cross_table, describe_match,
                                                  rating_list, summarise, tally_of)
-from stargtp.protocol.tools.match.results import ResultsError, read_results
-from stargtp.protocol.tools.match.settings import MatchSettings
+from stargtp.protocol.tools.match.results import NotResultsError, ResultsError, read_results
+from stargtp.protocol.tools.match.settings import MatchSettings, numbered
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 """Line colours of the plots, one per series."""
@@ -141,11 +141,13 @@ def _endings_table(records: list[dict[str, Any]]) -> str:
 
 
 def _games_table(records: list[dict[str, Any]], sgf_links: dict[str, str]) -> str:
+    """Every game by its number (the ``#N`` of its key)."""
     rows = []
-    for number, r in enumerate(records, 1):
+    for r in sorted(records, key=lambda record: record.get("number") or 0):
         key = escape(r["key"])
         link = f'<a href="{escape(sgf_links[r["key"]])}">{key}</a>' if r["key"] in sgf_links else key
-        rows.append(f"<tr><td>{number}</td><td class=name>{link}</td><td class=name>{escape(r['black'])}</td>"
+        rows.append(f"<tr><td>{r.get('number', '')}</td><td class=name>{link}</td>"
+                    f"<td class=name>{escape(r['black'])}</td>"
                     f"<td class=name>{escape(r['white'])}</td><td>{escape(r['result'])}</td>"
                     f"<td class=name>{escape(r['reason'])}</td><td>{len(r['moves'])}</td></tr>")
     return ("<table><tr><th>#</th><th class=name>game</th><th class=name>black</th><th class=name>white</th>"
@@ -208,12 +210,58 @@ def _clip(value: float) -> float | None:
     return max(-ELO_PLOT_LIMIT, min(ELO_PLOT_LIMIT, value))
 
 
+def nice_ticks(low: float, high: float, most: int = 6, whole: bool = False) -> list[float]:
+    """Round tick values from ``low`` to ``high``: multiples of 1, 2 or 5
+    times a power of ten, at most ``most`` of them (whole numbers only when
+    ``whole``).
+
+    >>> nice_ticks(0, 1000)
+    [0.0, 200.0, 400.0, 600.0, 800.0, 1000.0]
+    >>> nice_ticks(-2.94, 2.94)
+    [-2.0, -1.0, 0.0, 1.0, 2.0]
+    >>> nice_ticks(0, 4, whole=True)
+    [0.0, 1.0, 2.0, 3.0, 4.0]
+    """
+    span = high - low
+    if not span > 0:
+        return [low]
+    magnitude = 10.0 ** math.floor(math.log10(span / most))
+    for factor in (1, 2, 5, 10, 20, 50, 100):
+        step = factor * magnitude
+        first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+        if (whole and step < 1) or not 0 < last - first + 1 <= most:
+            continue
+        return [round(n * step, 9) + 0.0 for n in range(first, last + 1)]  # + 0.0: no -0.0
+    return [low, high]
+
+
+def tick_text(value: float, ticks: list[float]) -> str:
+    """A tick's label: no exponent, as many decimals as the tick step needs."""
+    step = min((b - a for a, b in zip(ticks, ticks[1:])), default=1.0)
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 0
+    return f"{value:.{decimals}f}"
+
+
+def _short(value: float) -> str:
+    """``-2.94``, ``0``, ``1000``: two decimals at most, no exponent."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _text_width(text: str, size: float) -> float:
+    """A generous estimate of a text's width in the plots' font."""
+    return 0.62 * size * len(text)
+
+
 def line_chart(series: list[tuple[str, list[tuple[float, float]]]], lines: list[tuple[str, float]],
                x_label: str, y_label: str) -> str:
-    """An SVG line chart with a legend and labelled horizontal lines."""
-    left, top, right, bottom = 60.0, 20.0, 130.0, 40.0
+    """An SVG line chart: ticks on both axes, labelled horizontal lines at
+    the right, the legend below. Values beyond :data:`ELO_PLOT_LIMIT`
+    (infinite ones too) are drawn at the edge, and a note says so."""
+    left, top, right, bottom = 60.0, 24.0, 90.0, 64.0
     width, height = PLOT_WIDTH - left - right, PLOT_HEIGHT - top - bottom
     clean = [(name, [(x, y) for x, value in data if (y := _clip(value)) is not None]) for name, data in series]
+    clipped = any(abs(value) > ELO_PLOT_LIMIT for _, data in series for _, value in data if not math.isnan(value))
     xs = [x for _, data in clean for x, _ in data] or [0.0, 1.0]
     ys = [y for _, data in clean for _, y in data] + [y for _, y in lines] or [0.0, 1.0]
     x0, x1 = 0.0, max(max(xs), 1.0)
@@ -229,51 +277,79 @@ def line_chart(series: list[tuple[str, list[tuple[float, float]]]], lines: list[
     def sy(y: float) -> float:
         return top + (y1 - y) / (y1 - y0) * height
 
+    small = {"font-size": 11, "fill": "#555"}
     body = [element("rect", {"x": left, "y": top, "width": width, "height": height, "fill": "none",
                              "stroke": "#999"})]
-    for name, y in lines:
+    y_ticks = nice_ticks(y0 + pad, y1 - pad)
+    for value in y_ticks:
+        body.append(element("line", {"x1": left - 4, "x2": left, "y1": sy(value), "y2": sy(value), "stroke": "#999"}))
+        body.append(element("text", {"x": left - 6, "y": sy(value) + 4, "text-anchor": "end", **small},
+                            escape(tick_text(value, y_ticks))))
+    x_ticks = nice_ticks(x0, x1, most=11, whole=True)
+    for value in x_ticks:
+        body.append(element("line", {"x1": sx(value), "x2": sx(value), "y1": top + height, "y2": top + height + 4,
+                                     "stroke": "#999"}))
+        body.append(element("text", {"x": sx(value), "y": top + height + 16, "text-anchor": "middle", **small},
+                            escape(tick_text(value, x_ticks))))
+    taken: list[float] = []  # the y of the labels at the right, kept 12 px apart
+    for name, y in sorted(lines, key=lambda line: -line[1]):
         body.append(element("line", {"x1": left, "x2": left + width, "y1": sy(y), "y2": sy(y), "stroke": "#999",
                                      "stroke-dasharray": "4 3"}))
-        body.append(element("text", {"x": left + width + 4, "y": sy(y) + 4, "font-size": 11, "fill": "#555"},
-                            escape(f"{name} {y:.3g}")))
+        label_y = sy(y) + 4
+        while any(abs(label_y - other) < 12 for other in taken):
+            label_y += 12
+        taken.append(label_y)
+        body.append(element("text", {"x": left + width + 4, "y": label_y, **small},
+                            escape(name if name == _short(y) else f"{name} {_short(y)}")))
+    legend_x = left
     for index, (name, data) in enumerate(clean):
         colour = PALETTE[index % len(PALETTE)]
         dashed = "3 3" if name.startswith("95%") else None
+        stroke = "#888" if dashed else colour
         if data:
             body.append(element("polyline", {"points": points((sx(x), sy(y)) for x, y in data), "fill": "none",
-                                             "stroke": "#888" if dashed else colour, "stroke-width": 1.5,
-                                             "stroke-dasharray": dashed}))
-        legend_y = top + height - 4 - 14 * (len(clean) - 1 - index)  # the legend at the bottom, lines' labels above
-        body.append(element("text", {"x": left + width + 4, "y": legend_y, "font-size": 11,
-                                     "fill": "#888" if dashed else colour}, escape(name)))
-    for value, anchor in ((y0 + pad, "end"), (y1 - pad, "end")):
-        body.append(element("text", {"x": left - 4, "y": sy(value) + 4, "font-size": 11, "text-anchor": anchor},
-                            escape(f"{value:.3g}")))
-    body.append(element("text", {"x": left + width / 2, "y": PLOT_HEIGHT - 8, "font-size": 12,
-                                 "text-anchor": "middle"}, escape(f"{x_label} (0 to {x1:g})")))
+                                             "stroke": stroke, "stroke-width": 1.5, "stroke-dasharray": dashed}))
+        legend_y = PLOT_HEIGHT - 8
+        body.append(element("line", {"x1": legend_x, "x2": legend_x + 16, "y1": legend_y - 4, "y2": legend_y - 4,
+                                     "stroke": stroke, "stroke-width": 1.5, "stroke-dasharray": dashed}))
+        body.append(element("text", {"x": legend_x + 20, "y": legend_y, "font-size": 11, "fill": stroke},
+                            escape(name)))
+        legend_x += 20 + _text_width(name, 11) + 16
+    if clipped:
+        note = f"beyond \u00b1{ELO_PLOT_LIMIT:g} (\u00b1inf too) drawn at \u00b1{ELO_PLOT_LIMIT:g}"
+        body.append(element("text", {"x": left + width, "y": top - 8, "text-anchor": "end", **small}, escape(note)))
+    body.append(element("text", {"x": left + width / 2, "y": top + height + 32, "font-size": 12,
+                                 "text-anchor": "middle"}, escape(x_label)))
     body.append(element("text", {"x": 14, "y": top + height / 2, "font-size": 12, "text-anchor": "middle",
                                  "transform": f"rotate(-90 14 {top + height / 2:g})"}, escape(y_label)))
     return _svg(body)
 
 
+MAX_BINS = 10
+"""The histogram of game lengths has at most this many bars, each as wide as
+one of ten: fewer bars are centred, not widened."""
+
+
 def lengths_svg(records: list[dict[str, Any]]) -> str:
-    """A histogram of the games' lengths in moves, ten bins at most."""
+    """A histogram of the games' lengths in moves, :data:`MAX_BINS` bins at
+    most."""
     lengths = [len(r["moves"]) for r in records]
     if not lengths:
         return "<p>No games yet.</p>"
     low, high = min(lengths), max(lengths)
-    step = max(1, math.ceil((high - low + 1) / 10))
+    step = max(1, math.ceil((high - low + 1) / MAX_BINS))
     bins = Counter((length - low) // step for length in lengths)
     count = (high - low) // step + 1
     left, top, bottom = 40.0, 20.0, 40.0
     width, height = PLOT_WIDTH - left - 20, PLOT_HEIGHT - top - bottom
     tallest = max(bins.values())
-    bar = width / count
+    bar = width / MAX_BINS
+    start = left + (width - count * bar) / 2
     body = []
     for index in range(count):
         games = bins.get(index, 0)
         h = height * games / tallest
-        x = left + index * bar
+        x = start + index * bar
         first = low + index * step
         label = str(first) if step == 1 else f"{first}-{first + step - 1}"
         body.append(element("rect", {"x": x + 2, "y": top + height - h, "width": bar - 4, "height": h,
@@ -342,10 +418,12 @@ def run(args: argparse.Namespace) -> int:
     from stargtp.protocol.cli import file_to_write_problem
     from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
 
+    not_results = f"stargtp report: {args.results} is not a match results file (stargtp match --results writes one)"
     try:
         header, records = read_results(args.results)
         if header is None:
-            raise ResultsError(f"{args.results} has no header")
+            print(not_results, file=sys.stderr)
+            return 2
         sprt = Sprt(*(float(x) for x in args.sprt)) if args.sprt else None
         identity = header["settings"]
         games = max((record["round"] for record in records), default=0) + 1
@@ -353,11 +431,22 @@ def run(args: argparse.Namespace) -> int:
             identity, games=games, sprt=sprt, rating_prior=args.rating_prior, results_path=args.results,
             records_path=default_records_path(identity["game"], args.results),
             sgf_dir=default_sgf_dir(identity["game"], args.results))
+        records = numbered(records, settings)
+    except IsADirectoryError:
+        print(f"stargtp report: cannot read {args.results}: it is a directory", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"stargtp report: cannot read {args.results}: {error.strerror or error}", file=sys.stderr)
         return 2
-    except (ResultsError, ValueError, KeyError, TypeError) as error:
-        print(f"stargtp report: {args.results}: {error}", file=sys.stderr)
+    except NotResultsError:
+        print(not_results, file=sys.stderr)
+        return 2
+    except ResultsError as error:  # its message names the file
+        print(f"stargtp report: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        print(f"stargtp report: {args.results}: its header is not one stargtp match writes ({error!r})",
+              file=sys.stderr)
         return 2
     output = args.output or os.path.splitext(args.results)[0] + ".html"
     problem = file_to_write_problem(output)

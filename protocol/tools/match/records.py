@@ -75,7 +75,7 @@ def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | 
     ``identities`` they reported, by colour; ``moves`` is the list the referee
     fills in as the game goes."""
     return {
-        "type": "game", "key": job.key, "pairing": [job.first, job.second], "round": job.round,
+        "type": "game", "key": job.key, "number": job.number, "pairing": [job.first, job.second], "round": job.round,
         "game": settings.game, "size": settings.board_size, "komi": settings.komi,
         "black": job.black, "white": job.white,
         "engines": {colour_name(c): {"name": names[c], "target": settings.engine(names[c]).spec.text,

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
+import shutil
+import textwrap
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -122,30 +125,80 @@ def describe_match(settings: MatchSettings) -> str:
             f"clock: {clock}{tolerance}")
 
 
-def format_summary(summaries: list[PairingSummary], settings: MatchSettings) -> str:
-    """The results table printed at the end of a match."""
+def format_summary(summaries: list[PairingSummary], settings: MatchSettings, width: int | None = None) -> str:
+    """The results table printed at the end of a match. With a ``width``
+    (the terminal's columns) the pairings are a table as wide as
+    :func:`wide_pairings` only when that fits, else :func:`narrow_pairings`,
+    and the sentences are wrapped to fit; without one, always the wide table."""
     lines = [describe_match(settings)]
     for engine in settings.engines:
         lines.append(f"  {engine.name} = {engine.spec.text}")
+    wide = wide_pairings(summaries)
+    table = wide if width is None or max(map(len, wide)) <= width else narrow_pairings(summaries)
+    lines += ["", *table, ""]
+    notes = [f"Scores and intervals are from the first engine's side; Elo interval: "
+             f"{summaries[0].model if summaries else settings.model} model."]
+    for s in summaries:
+        notes += _pairing_notes(s, settings)
+    lines += notes if width is None else [wrapped for note in notes for wrapped in _wrap(note, width)]
+    if len(settings.engines) > 2:
+        ratings = format_rating_list(summaries, settings)
+        if width is not None:
+            ratings = _wrap(ratings[0], width) + ratings[1:]
+        lines += ["", *ratings, "", *format_cross_table(summaries, settings)]
+    return "\n".join(lines)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (continuation lines
+    indented by two), unless a word is longer."""
+    return textwrap.wrap(text, max(20, width), subsequent_indent="  ", break_long_words=False,
+                         break_on_hyphens=False) or [""]
+
+
+def _pairing_cells(s: PairingSummary) -> dict[str, str]:
+    t = s.tally
+    return {"pairing": f"{s.first} vs {s.second}", "games": str(t.games), "wins": str(t.wins),
+            "draws": str(t.draws), "losses": str(t.losses), "W-D-L": f"{t.wins}-{t.draws}-{t.losses}",
+            "score": f"{t.points:g}",
+            "win rate": f"{_percent(s.win_rate.value)} [{_percent(s.win_rate.low)}, {_percent(s.win_rate.high)}]",
+            "Elo": f"{_elo_text(s.elo.value)} [{_elo_text(s.elo.low)}, {_elo_text(s.elo.high)}]",
+            "moves": "-" if math.isnan(s.average_moves) else f"{s.average_moves:.1f}",
+            "s/move": " / ".join("-" if math.isnan(v) else f"{v:.3f}" for v in s.seconds_per_move.values())}
+
+
+def wide_pairings(summaries: list[PairingSummary]) -> list[str]:
+    """The pairings as one row each, every figure in its own column (122
+    columns with short engine names)."""
     header = (f"{'pairing':<20} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'score':>6}  "
               f"{'win rate % [95%]':<20} {'Elo [95%]':<20} {'moves':>6}  s/move (1st / 2nd)")
-    lines += ["", header, "-" * len(header)]
+    lines = [header, "-" * len(header)]
     for s in summaries:
-        t = s.tally
-        win_rate = f"{_percent(s.win_rate.value)} [{_percent(s.win_rate.low)}, {_percent(s.win_rate.high)}]"
-        elo = f"{_elo_text(s.elo.value)} [{_elo_text(s.elo.low)}, {_elo_text(s.elo.high)}]"
-        per_move = " / ".join("-" if math.isnan(v) else f"{v:.3f}" for v in s.seconds_per_move.values())
-        moves = "-" if math.isnan(s.average_moves) else f"{s.average_moves:.1f}"
-        lines.append(f"{s.first + ' vs ' + s.second:<20} {t.games:>5} {t.wins:>5} {t.draws:>5} {t.losses:>6} "
-                     f"{t.points:>6g}  {win_rate:<20} {elo:<20} {moves:>6}  {per_move}")
-    lines.append("")
-    lines.append(f"Scores and intervals are from the first engine's side; Elo interval: "
-                 f"{summaries[0].model if summaries else settings.model} model.")
-    for s in summaries:
-        lines += _pairing_notes(s, settings)
-    if len(settings.engines) > 2:
-        lines += ["", *format_rating_list(summaries, settings), "", *format_cross_table(summaries, settings)]
-    return "\n".join(lines)
+        c = _pairing_cells(s)
+        lines.append(f"{c['pairing']:<20} {c['games']:>5} {c['wins']:>5} {c['draws']:>5} {c['losses']:>6} "
+                     f"{c['score']:>6}  {c['win rate']:<20} {c['Elo']:<20} {c['moves']:>6}  {c['s/move']}")
+    return lines
+
+
+def narrow_pairings(summaries: list[PairingSummary]) -> list[str]:
+    """The pairings for an 80-column terminal: wins, draws and losses in one
+    ``W-D-L`` column, columns as wide as their contents, and the game length
+    and time per move on a second, indented line of each pairing."""
+    cells = [_pairing_cells(s) for s in summaries]
+    columns = [("pairing", "pairing", "<"), ("games", "games", ">"), ("W-D-L", "W-D-L", "<"),
+               ("score", "score", ">"), ("win rate", "win rate % [95%]", "<"), ("Elo", "Elo [95%]", "<")]
+    widths = [max(len(title), *(len(c[key]) for c in cells)) for key, title, _ in columns]
+
+    def row(texts: list[str]) -> str:
+        cells = (f"{text:{align}{width}}" for text, width, (_, _, align) in zip(texts, widths, columns))
+        return "  ".join(cells).rstrip()
+
+    header = row([title for _, title, _ in columns])
+    lines = [header, "-" * len(header)]
+    for c in cells:
+        lines.append(row([c[key] for key, _, _ in columns]))
+        lines.append(f"  {c['moves']} moves per game, s/move (1st / 2nd) {c['s/move']}")
+    return lines
 
 
 def _pairing_notes(s: PairingSummary, settings: MatchSettings) -> list[str]:
@@ -257,15 +310,21 @@ class Progress:
         self.records: list[dict[str, Any]] = []
 
     def line(self, records: list[dict[str, Any]]) -> str:
-        """The progress line. Each figure says what it counts: the score
-        counts games, the Elo interval follows the statistics model (with the
-        pentanomial one only complete colour-swapped pairs count)."""
+        """The progress line, whole. Each figure says what it counts: the
+        score counts games, the Elo interval follows the statistics model
+        (with the pentanomial one only complete colour-swapped pairs count)."""
+        return _joined(self._parts(records))
+
+    def _parts(self, records: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+        """The progress line's parts in order, as ``(priority, separator,
+        text)``; :func:`fit_line` drops the lowest priorities first."""
         elapsed = time.monotonic() - self.started
-        played = self.done - self.resumed
-        rate = played / elapsed if elapsed > 0 and played else 0.0
-        remaining = self.total - self.done
+        done = len(records)
+        played = done - self.resumed
+        rate = played / elapsed if elapsed > 0 and played > 0 else 0.0
+        remaining = self.total - done
         eta = "-" if not rate else str(datetime.timedelta(seconds=round(remaining / rate)))
-        parts = [f"[{self.done}/{self.total}]"]
+        parts = [(9, "", f"[{done}/{self.total}]")]
         pairings = self.settings.pairings()
         if len(pairings) == 1:
             # Only the tally here: the line is redrawn after every game.
@@ -273,30 +332,34 @@ class Progress:
             tally = tally_of(records, first, second, self.settings.alternate)
             model = self.settings.model
             elo = elo_estimate(tally, model)
-            parts.append(f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}")
-            parts.append(f"score {_percent(tally.points / tally.games if tally.games else math.nan)}% "
-                         f"of {_count(tally.games, 'game')}")
+            parts.append((8, "  ", f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}"))
+            parts.append((4, "  ", f"score {_percent(tally.points / tally.games if tally.games else math.nan)}% "
+                                   f"of {_count(tally.games, 'game')}"))
             pairs = sum(tally.pairs)
             sample = _count(pairs, "pair") if model == "pentanomial" else _count(tally.games, "game")
-            parts.append(f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}] "
-                         f"({model}, {sample})")
+            parts.append((7, "  ", f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]"))
+            parts.append((3, " ", f"({model}, {sample})"))
             if self.settings.sprt is not None:
                 sprt = self.settings.sprt.evaluate(tally, model)
-                parts.append(f"LLR {sprt.llr:.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}]")
-        parts.append(f"{rate * 60:.1f} games/min")
-        parts.append(f"ETA {eta}")
-        return "  ".join(parts)
+                parts.append((7, "  ", f"LLR {sprt.llr:.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}]"))
+        parts.append((2, "  ", f"{rate * 60:.1f} games/min"))
+        parts.append((6, "  ", f"ETA {eta}"))
+        return parts
 
-    def _live(self) -> str:
+    def _live(self) -> list[tuple[int, str, str]]:
         """The games in progress and their move counts (terminal only)."""
         if not self.playing:
-            return ""
-        return "  playing: " + ", ".join(f"#{n} {_count(moves, 'move')}"
-                                        for n, moves in sorted(self.playing.items()))
+            return []
+        return [(5, "  ", "playing: " + ", ".join(f"#{n} {_count(moves, 'move')}"
+                                                  for n, moves in sorted(self.playing.items())))]
+
+    def _status(self) -> str:
+        """The progress line and the games in progress, fitted to the terminal."""
+        return fit_line(self._parts(self.records) + self._live(), terminal_width(self.stream) - 1)
 
     def _redraw(self) -> None:
         assert self.stream is not None
-        self.stream.write("\r\x1b[K" + self.line(self.records) + self._live())
+        self.stream.write("\r\x1b[K" + self._status())
         self.stream.flush()
 
     def game_started(self, number: int, black: str, white: str) -> None:
@@ -329,14 +392,15 @@ class Progress:
             self.stream.write(self.line(records) + "\n")
             self.stream.flush()
         if self.report_every and self.done % self.report_every == 0:
-            self.log(format_summary(summarise(records, self.settings), self.settings))
+            self.log(format_summary(summarise(records, self.settings), self.settings,
+                                    terminal_width(self.stream) if self.tty else None))
 
     def log(self, message: str) -> None:
         if self.stream is None:
             return
         self.stream.write(("\r\x1b[K" if self.tty else "") + message + "\n")
         if self.tty and self.records:
-            self.stream.write(self.line(self.records) + self._live())
+            self.stream.write(self._status())
         self.stream.flush()
 
     def finish(self) -> None:
@@ -348,3 +412,43 @@ class Progress:
 def _count(number: int, word: str) -> str:
     """``1 pair``, ``3 pairs``."""
     return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The columns of the terminal ``stream`` writes to: ``COLUMNS`` when it
+    is set, else the terminal's width, else stdout's
+    (:func:`shutil.get_terminal_size`), else 80."""
+    if os.environ.get("COLUMNS", "").isdigit() and int(os.environ["COLUMNS"]) > 0:
+        return int(os.environ["COLUMNS"])
+    try:
+        assert stream is not None
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AssertionError, AttributeError, OSError, ValueError):
+        columns = 0
+    return columns or shutil.get_terminal_size((80, 24)).columns
+
+
+def _joined(parts: list[tuple[int, str, str]]) -> str:
+    return "".join((separator if index else "") + text for index, (_, separator, text) in enumerate(parts))
+
+
+def fit_line(parts: list[tuple[int, str, str]], width: int) -> str:
+    """The ``(priority, separator, text)`` parts joined in order, dropping
+    the lowest priority ones (the last of equals first) until the line has at
+    most ``width`` characters; cut at ``width`` if even the most important
+    one is longer.
+
+    >>> parts = [(9, "", "[1/4]"), (2, "  ", "55.0 games/min"), (6, "  ", "ETA 0:00:03")]
+    >>> fit_line(parts, 79)
+    '[1/4]  55.0 games/min  ETA 0:00:03'
+    >>> fit_line(parts, 20)
+    '[1/4]  ETA 0:00:03'
+    >>> fit_line(parts, 3)
+    '[1/'
+    """
+    kept = list(parts)
+    while len(kept) > 1 and len(_joined(kept)) > width:
+        lowest = min(priority for priority, _, _ in kept)
+        drop = max(i for i, (priority, _, _) in enumerate(kept) if priority == lowest)
+        del kept[drop]
+    return _joined(kept)[:max(0, width)]

@@ -15,6 +15,11 @@ only a line that begins as this module's lines do, so a file that was never a
 results file is refused, not cut. A damaged line anywhere else is not guessed
 at: opening fails. An exclusive ``flock`` keeps two runners off one file.
 
+The header is written with the first game, not before: a match that never
+gets to finish a game (an engine that cannot start) leaves no file behind,
+or, in a file that holds no game yet, no header that would bind a corrected
+re-run to its settings; such a file takes the new match's header.
+
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "r.jsonl")
 >>> with ResultsFile.open(path, {"game": "star"}) as results:
@@ -32,12 +37,27 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT = "stargtp-match-results/1"
+FORMAT = "stargtp-match-results/2"
 """The ``format`` field of the header; bumped if the record layout changes."""
+FORMAT_1 = "stargtp-match-results/1"
+"""Files of versions before 0.3: game keys numbered from 0 within each pairing
+(``"A vs B #0"``), no ``number`` field. Still read and resumed: the runner
+numbers their records again (:func:`~stargtp.protocol.tools.match.settings.numbered`),
+and resuming one marks its header with :data:`FORMAT`, so that an older
+version refuses the file rather than misreading the new keys."""
+FORMATS = (FORMAT_1, FORMAT)
 
 
 class ResultsError(Exception):
     """The results file cannot be used: damaged, locked, or from another match."""
+
+
+class NotResultsError(ResultsError):
+    """The file is not a match results file at all (or is empty)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def _settings_difference(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -70,8 +90,8 @@ def _could_be_ours(line: bytes) -> bool:
 
 
 def _not_results(path: str) -> ResultsError:
-    return ResultsError(f"{path} is not a match results file (its first line is no {FORMAT!r} header); "
-                        f"give a new file or one written by stargtp match")
+    return NotResultsError(path, f"{path} is not a match results file (its first line is no {FORMAT!r} "
+                                 f"header); give a new file or one written by stargtp match")
 
 
 def _parse(data: bytes, path: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int]:
@@ -131,14 +151,27 @@ class ResultsFile:
     repaired_bytes: int = 0
     """How many bytes of a torn last line were cut off on opening."""
     _fd: int = -1
+    _header_pending: bool = False
+    """The file holds no game yet: :meth:`append` writes :attr:`header` first,
+    in place of whatever the file holds."""
+    _created: bool = False
+    """:meth:`open` created the file: :meth:`close` removes it if still empty."""
+    _upgrade: bool = False
+    """A :data:`FORMAT_1` file: the first :meth:`append` marks its header."""
 
     @classmethod
     def open(cls, path: str, settings: dict[str, Any]) -> "ResultsFile":
         """Open (creating if needed) and lock ``path`` for a match with
-        ``settings``. An existing file must have been written for the same
-        settings; its torn last line, if any, is cut off."""
+        ``settings``. A file that holds games must have been written for the
+        same settings; its torn last line, if any, is cut off. The header is
+        written with the first game (:meth:`append`)."""
+        created = False
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+                created = True
+            except FileExistsError:
+                fd = os.open(path, os.O_RDWR)
         except OSError as error:
             raise ResultsError(f"{path}: cannot open: {error.strerror or error}") from None
         try:
@@ -152,34 +185,55 @@ class ResultsFile:
             if repaired:
                 os.ftruncate(fd, intact)
                 os.fsync(fd)
-            if header is None:
-                if games:
-                    raise ResultsError(f"{path}: game records without a header")
+            if header is None and games:
+                raise ResultsError(f"{path}: game records without a header")
+            if not games:  # nothing to keep: this match's header replaces any other
                 header = {"type": "header", "format": FORMAT, "settings": settings}
-                os.ftruncate(fd, 0)
-                _append_line(fd, header)
-                _fsync_directory(path)
-            else:
-                if header.get("format") != FORMAT:
-                    raise ResultsError(f"{path}: format {header.get('format')!r}, expected {FORMAT!r}")
-                differing = _settings_difference(header.get("settings", {}), settings)
-                if differing:
-                    raise ResultsError(f"{path} holds a different match (settings differ: "
-                                       f"{', '.join(differing)}); use another results file")
-            return cls(path=path, header=header, games=games, repaired_bytes=repaired, _fd=fd)
+                return cls(path=path, header=header, repaired_bytes=repaired, _fd=fd, _header_pending=True,
+                           _created=created)
+            assert header is not None
+            if header.get("format") not in FORMATS:
+                raise ResultsError(f"{path}: format {header.get('format')!r}, expected {FORMAT!r}")
+            differing = _settings_difference(header.get("settings", {}), settings)
+            if differing:
+                raise ResultsError(f"{path} holds a different match (settings differ: "
+                                   f"{', '.join(differing)}); use another results file")
+            return cls(path=path, header=header, games=games, repaired_bytes=repaired, _fd=fd,
+                       _upgrade=header.get("format") == FORMAT_1)
         except BaseException:
             os.close(fd)
             raise
 
+    @property
+    def old_numbering(self) -> bool:
+        """Whether the file's games were numbered by a version before 0.3."""
+        return self.header.get("format") == FORMAT_1
+
     def append(self, record: dict[str, Any]) -> None:
-        """Write one game record durably (returns after fsync)."""
+        """Write one game record durably (returns after fsync); the header
+        first when the file holds no game yet."""
         if self._fd < 0:
             raise ResultsError(f"{self.path}: file is closed")
+        if self._header_pending:
+            os.ftruncate(self._fd, 0)
+            _append_line(self._fd, self.header)
+            _fsync_directory(self.path)
+            self._header_pending = False
+        if self._upgrade:
+            _mark_format(self._fd)
+            self._upgrade = False
         _append_line(self._fd, record)
         self.games.append(record)
 
     def close(self) -> None:
+        """Release the file; remove it when :meth:`open` created it and no
+        game got into it."""
         if self._fd >= 0:
+            if self._created and self._header_pending:
+                try:
+                    os.unlink(self.path)  # while still locked
+                except OSError:
+                    pass
             os.close(self._fd)  # also releases the lock
             self._fd = -1
 
@@ -205,6 +259,19 @@ def _append_line(fd: int, record: dict[str, Any]) -> None:
     while written < len(line):  # one write normally; the loop covers short writes
         written += os.write(fd, line[written:])
     os.fsync(fd)
+
+
+def _mark_format(fd: int) -> None:
+    """Change a :data:`FORMAT_1` header's format to :data:`FORMAT` in place
+    (same length), so that an older version refuses the file."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    first = os.read(fd, 1 << 16)
+    first = first[:first.find(b"\n") + 1] if b"\n" in first else b""
+    old = f'"format":"{FORMAT_1}"'.encode()
+    at = first.find(old)
+    if at >= 0:
+        os.pwrite(fd, f'"format":"{FORMAT}"'.encode(), at)
+        os.fsync(fd)
 
 
 def _fsync_directory(path: str) -> None:

@@ -30,7 +30,7 @@ from stargtp.protocol.tools.match.records import RecordsFile, clip, save_sgf
 from stargtp.protocol.tools.match.referee import Seat, play_game
 from stargtp.protocol.tools.match.report import PairingSummary, Progress, sprt_decided, summarise
 from stargtp.protocol.tools.match.results import ResultsFile
-from stargtp.protocol.tools.match.settings import GameJob, MatchSettings, schedule
+from stargtp.protocol.tools.match.settings import GameJob, MatchSettings, numbered, schedule
 
 
 class EnginePool:
@@ -241,27 +241,30 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequ
                preflight: Preflight, reporter: Progress,
                on_record: Callable[[dict[str, Any]], None] | None) -> MatchResult:
     """:func:`run_match` with its files open and its pools made."""
-    records: list[dict[str, Any]] = list(results.games) if results is not None else []
+    records: list[dict[str, Any]] = numbered(results.games, settings) if results is not None else []
     jobs = schedule(settings)
     wanted = {job.key for job in jobs}
     records = [r for r in records if r["key"] in wanted]  # a shorter re-run ignores the extra games
     resumed = len(records)
     done = {r["key"] for r in records}
     pending = [job for job in jobs if job.key not in done]
-    numbers = {job.key: index for index, job in enumerate(jobs, 1)}
     reporter.done = reporter.resumed = len(records)
     reporter.records = records
+    finished = sprt_decided(records, settings) or not pending
+    if not finished:
+        await preflight(settings)  # before saying anything of the results file: it may yet be removed
     if results is not None:
         reporter.log(f"results file: {settings.results_path}")
     if results is not None and results.repaired_bytes:
         reporter.log(f"{settings.results_path}: cut off a torn last record ({results.repaired_bytes} bytes)")
     if records:
         reporter.log(f"resuming: {len(records)} of {len(jobs)} games already recorded")
-    if sprt_decided(records, settings) or not pending:
+    if records and results is not None and results.old_numbering and settings.sgf_dir:
+        _save_sgfs(records, settings.sgf_dir, reporter)  # the files of the old numbering had other names
+    if finished:
         _records_file(settings, records)
         return MatchResult(records, summarise(records, settings), 0, resumed,
                            sprt_stopped=sprt_decided(records, settings))
-    await preflight(settings)
     collection = _records_file(settings, records)
     stop = asyncio.Event()
     played = 0
@@ -272,7 +275,7 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequ
         for job in my_jobs:
             if stop.is_set():
                 return
-            number = numbers[job.key]
+            number = job.number
             reporter.game_started(number, job.black, job.white)
             record = await pool.play(job, reporter.log, lambda moves: reporter.move_played(number, moves))
             if stop.is_set():
@@ -285,13 +288,13 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequ
             reporter.game_finished(number, record)
             if on_record is not None:
                 on_record(record)
+            if settings.sgf_dir:
+                _save_sgfs([record], settings.sgf_dir, reporter)
             try:
-                if settings.sgf_dir:
-                    save_sgf(record, settings.sgf_dir)
                 if collection is not None:
                     collection.append(record)
             except (OSError, GameError) as error:
-                reporter.log(f"{job.key}: no SGF written: {error}")
+                reporter.log(f"{job.key}: not added to the records file: {error}")
             reporter.update(records)
             if sprt_decided(records, settings):
                 stop.set()
@@ -301,6 +304,16 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequ
     reporter.finish()
     return MatchResult(records, summarise(records, settings), played, resumed,
                        sprt_stopped=sprt_decided(records, settings))
+
+
+def _save_sgfs(records: list[dict[str, Any]], directory: str, reporter: Progress) -> None:
+    """Save each game as its own SGF file in ``directory``; a failure is
+    reported, not raised."""
+    for record in records:
+        try:
+            save_sgf(record, directory)
+        except (OSError, GameError) as error:
+            reporter.log(f"{record['key']}: no SGF written: {error}")
 
 
 def _records_file(settings: MatchSettings, records: list[dict[str, Any]]) -> RecordsFile | None:

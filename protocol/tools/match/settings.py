@@ -18,7 +18,7 @@ import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 from stargtp.engine.errors import GameError, IllegalMove
 from stargtp.engine.game import Game, Position
@@ -338,7 +338,11 @@ class GameJob:
     """One scheduled game."""
 
     key: str
-    """Unique within a match: ``"A vs B #3"``; the resume key."""
+    """Unique within a match: ``"A vs B #3"``, the pairing and the game's
+    :attr:`number`; the resume key."""
+    number: int
+    """1-based place in the whole schedule (:func:`game_number`): the
+    ``game N of TOTAL`` of the progress lines, the ``#N`` of the key."""
     first: str
     second: str
     round: int
@@ -358,11 +362,44 @@ def schedule(settings: MatchSettings) -> list[GameJob]:
         for first, second in settings.pairings():
             swapped = settings.alternate and round_number % 2 == 1
             opening_index, opening = settings.opening(round_number // 2 if settings.alternate else round_number)
+            number = game_number(settings, (first, second), round_number)
             jobs.append(GameJob(
-                key=f"{first} vs {second} #{round_number}", first=first, second=second,
+                key=game_key(first, second, number), number=number, first=first, second=second,
                 round=round_number, black=second if swapped else first, white=first if swapped else second,
                 opening_index=opening_index, opening=opening))
     return jobs
+
+
+def game_number(settings: MatchSettings, pairing: Sequence[str], round_number: int) -> int:
+    """The 1-based number of a pairing's game ``round_number`` (0-based) in
+    the schedule: round by round, each round visiting the pairings in order,
+    so a number never depends on ``--games``. ValueError for a pairing the
+    match does not have."""
+    pairings = settings.pairings()
+    return round_number * len(pairings) + pairings.index((pairing[0], pairing[1])) + 1
+
+
+def game_key(first: str, second: str, number: int) -> str:
+    """A game's key: ``"A vs B #3"``."""
+    return f"{first} vs {second} #{number}"
+
+
+def numbered(records: list[dict[str, Any]], settings: MatchSettings) -> list[dict[str, Any]]:
+    """``records`` of the match ``settings`` describe with their ``key`` and
+    ``number`` as this version numbers games, from each record's pairing and
+    round. Results files written before version 0.3 numbered keys from 0
+    within each pairing (``"A vs B #0"``); their records are read this way, so
+    such a match resumes, and reports, in today's numbering. Records of a
+    pairing the match does not have are left out."""
+    known = set(settings.pairings())
+    result = []
+    for record in records:
+        pairing = tuple(record.get("pairing") or ())
+        if pairing not in known or not isinstance(record.get("round"), int):
+            continue
+        number = game_number(settings, pairing, record["round"])
+        result.append({**record, "key": game_key(pairing[0], pairing[1], number), "number": number})
+    return result
 
 
 def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[str]) -> Position:
