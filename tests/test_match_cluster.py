@@ -172,6 +172,76 @@ def test_a_game_whose_worker_is_killed_is_played_again_and_recorded_once(tmp_pat
     assert " 8 " in out
 
 
+def _games_started(log: Path) -> int:
+    """How many games the logging engine's processes started (one
+    ``clear_board`` each)."""
+    return sum(line.split()[1] == "clear_board" for line in log.read_text().splitlines())
+
+
+def test_killed_workers_replay_no_finished_game_one_slot(tmp_path: Path) -> None:
+    # One slot, three workers. A's first process hangs at its 3rd game (2
+    # recorded, the 3rd in progress) and the test kills its worker; the 3rd
+    # game starts again on another worker with fresh engines, so B's fresh
+    # process there reaches its 4th game at the match's 6th (5 recorded) and
+    # hangs: the test kills that worker too. A logs every game it starts:
+    # the 8 recorded ones and the two that were in progress, nothing more
+    # (a slot whose games depended on the previous one's result replayed the
+    # lost results, and the games before them, on each kill).
+    results, log = tmp_path / "results.jsonl", tmp_path / "games.log"
+    first, second = tmp_path / "hung1", tmp_path / "hung2"
+    engines = (("A", fake("--seed", "1", "--log-file", str(log), "--mode", "silent", "--in-game", "3",
+                          "--once-file", str(first))),
+               ("B", fake("--seed", "2", "--mode", "silent", "--in-game", "4", "--once-file", str(second))))
+    with dask_cluster(tmp_path, workers=3) as (address, workers):
+        command = _match(results, "--cluster", address, "--concurrency", "1", "--move-timeout", "600", "--quiet",
+                         "--size", "3", engines=engines, games=8)
+        runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        killed = []
+        try:
+            for hung, recorded in ((first, 2), (second, 5)):
+                _, worker_pid = _wait_for(hung, runner)
+                # a slot submits its next game once the last one is recorded
+                assert [r["round"] for r in _lines(results)] == list(range(recorded))
+                victim, = [w for w in workers if w.pid == worker_pid]
+                victim.send_signal(signal.SIGKILL)
+                killed.append(worker_pid)
+            _, err = runner.communicate(timeout=HANG_GUARD)
+        finally:
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait()
+        assert runner.returncode == 0, err
+    assert len(set(killed)) == 2
+    assert [r["round"] for r in _lines(results)] == list(range(8))
+    assert _games_started(log) == 8 + 2
+
+
+def test_a_killed_worker_replays_no_finished_game_two_slots(tmp_path: Path) -> None:
+    # Two slots on three workers: the first engine process to reach its 3rd
+    # game hangs there, and the test kills its worker, which plays only that
+    # slot's game. The other slot goes on meanwhile. Every game is started
+    # once, and the hung one once more.
+    results, log, hung = tmp_path / "results.jsonl", tmp_path / "games.log", tmp_path / "hung"
+    engines = (("A", fake("--seed", "1{slot}", "--log-file", str(log))),
+               ("B", fake("--seed", "2{slot}", "--mode", "silent", "--in-game", "3", "--once-file", str(hung))))
+    with dask_cluster(tmp_path, workers=3) as (address, workers):
+        command = _match(results, "--cluster", address, "--concurrency", "2", "--move-timeout", "600", "--quiet",
+                         "--size", "3", engines=engines, games=10)
+        runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _, worker_pid = _wait_for(hung, runner)
+            victim, = [w for w in workers if w.pid == worker_pid]
+            victim.send_signal(signal.SIGKILL)
+            _, err = runner.communicate(timeout=HANG_GUARD)
+        finally:
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait()
+        assert runner.returncode == 0, err
+    assert sorted(r["round"] for r in _lines(results)) == list(range(10))
+    assert _games_started(log) == 10 + 1
+
+
 def test_a_killed_coordinator_resumes_against_the_same_cluster(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     hung = tmp_path / "hung"

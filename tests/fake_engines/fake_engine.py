@@ -4,6 +4,7 @@ and misbehaves on purpose when told to.
     python fake_engine.py [--mode MODE] [--at N] [--in-game G] [--seed S]
                           [--delay SECONDS] [--once-file PATH] [--stderr-bytes K]
                           [--echo-time] [--move-delay SECONDS] [--winrate W]
+                          [--log-file PATH]
 
 It speaks the protocol on stdin/stdout with the rules core from ``engine``
 (so its legal moves are the referee's). ``--at N`` picks its N-th ``genmove``
@@ -12,7 +13,10 @@ misbehave; ``--in-game G`` restricts that to the G-th game this process plays
 (counted by ``clear_board``). With ``--once-file`` it misbehaves only if that
 file does not exist yet, and creates it when it does, so a restarted engine
 plays normally; the file holds the process ids of the engine that
-misbehaved and of its parent (the runner, or a cluster worker).
+misbehaved and of its parent (the runner, or a cluster worker). With
+``--log-file`` it appends a line ``PID COMMAND`` to that file for every
+``boardsize`` and ``clear_board`` it receives, so a test can count the games
+its processes started.
 
 Modes: ``random`` (never misbehaves), ``illegal`` (an occupied cell),
 ``garbage`` (text that is no move), ``silent`` (never answers; it reads its
@@ -225,6 +229,8 @@ def main() -> None:
                         help="know genmove_analyze, and report this win rate with every move")
     parser.add_argument("--move-delay", type=float, default=0.0,
                         help="sleep this long before every genmove answer")
+    parser.add_argument("--log-file", default=None,
+                        help="append 'PID COMMAND' to this file for every boardsize and clear_board")
     options = parser.parse_args()
     engine = FakeEngine(options)
     newline = "\r\n" if options.mode == "crlf" else "\n"
@@ -241,6 +247,9 @@ def main() -> None:
             sys.stderr.flush()
         if words[0] == "genmove" and options.move_delay:
             time.sleep(options.move_delay)
+        if options.log_file and words[0] in ("boardsize", "clear_board"):
+            with open(options.log_file, "a", encoding="utf-8") as log:  # one short append: whole lines
+                log.write(f"{os.getpid()} {' '.join(words)}\n")
         ok, text = engine.handle(words[0], words[1:])
         if engine.no_status:  # one line, no status, no blank line: a referee must not wait for more
             engine.no_status = False

@@ -12,9 +12,16 @@ keeps its engine processes on one worker from game to game, as a local slot
 does, so the same engine process plays the same games in the same order
 (the engines are started with ``{slot}`` = ``s`` as locally). A slot's games
 are pinned to its worker (a loose restriction): when the worker dies, Dask
-plays the game again from the start on another worker, with fresh engines,
-and the slot stays there. The coordinator hears of one result per game, so
-a game is never counted twice.
+plays the game in progress again from the start on another worker, with
+fresh engines, and the slot stays there. The coordinator hears of one result
+per game, so a game is never counted twice.
+
+A finished game is never played again: a slot submits its next game only
+once the last one's record is in the results file, as a task of its own
+that depends on nothing, and lets go of the finished one. A game that other
+tasks depended on would be played again, with all the games before it, when
+the worker holding its result died (Dask recomputes lost results that a
+task still needs).
 
 This module imports :mod:`distributed`: only the cluster path imports it
 (``pip install 'stargtp[cluster]'``); the rest of the toolkit never does.
@@ -161,11 +168,9 @@ def _host() -> EngineHost:
 
 
 def play_on_worker(match: str, settings: MatchSettings, slot: int, job: GameJob, keep_stderr: bool,
-                   keep_debug: bool, after: Any = None) -> dict[str, Any]:
+                   keep_debug: bool) -> dict[str, Any]:
     """The task of one game (runs on a worker): its record and what went
-    with it, and the worker that played it. ``after`` is the slot's
-    previous game (its answer, unused): Dask starts this one only when that
-    one has ended, so the slot's games keep their order on its engines."""
+    with it, and the worker that played it."""
     answer = _host().run(_host().play(match, settings, slot, job, keep_stderr, keep_debug))
     answer["worker"] = distributed.get_worker().address
     return answer
@@ -252,12 +257,14 @@ class ClusterSlot:
     """A worker slot whose games are Dask tasks (the :class:`GameSlot` of
     the cluster path).
 
-    The slot keeps its next game submitted while one plays, made to depend
-    on the one before: its worker then starts it as soon as the previous
-    game ends, without waiting for the coordinator to hear of the end and
-    answer with the next game (a round trip through the scheduler for each
-    game, a tenth of a second and more on a loaded machine). Only that one
-    game waits ahead; the SPRT stop cancels it with the game in progress."""
+    :meth:`play` submits its game and waits for it: the runner asks for the
+    slot's next game only after recording this one, so the slot has one game
+    in flight at a time, in the order dealt, and no task ever depends on
+    another. The finished game's future is dropped with its answer, so Dask
+    forgets the result: nothing can make it recompute (replay) the game.
+    That costs a round trip through the scheduler between two games of a
+    slot (about 10 ms at low load, 90-260 ms measured on a loaded 2-core
+    machine), the price of never playing a finished game twice."""
 
     def __init__(self, cluster: Cluster, settings: MatchSettings, slot: int, stderr_sink: TextIO | None,
                  debug_sink: TextIO | None) -> None:
@@ -266,30 +273,16 @@ class ClusterSlot:
         self.slot = slot
         self.stderr_sink = stderr_sink
         self.debug_sink = debug_sink
-        self.jobs: list[GameJob] = []
-        self.submitted: dict[str, distributed.Future] = {}
-        """The slot's games in flight, by key: the one playing, the next."""
-
-    def plan(self, jobs: list[GameJob]) -> None:
-        self.jobs = list(jobs)
-
-    def _submit(self, job: GameJob, after: distributed.Future | None) -> distributed.Future:
-        cluster = self.cluster
-        future = cluster.client.submit(
-            play_on_worker, cluster.match, self.settings, self.slot, job, self.stderr_sink is not None,
-            self.debug_sink is not None, after, key=f"stargtp-game-{cluster.match}-{uuid.uuid4().hex}",
-            pure=False, **cluster.placement(self.slot))
-        self.submitted[job.key] = future
-        return future
+        self.playing: distributed.Future | None = None
+        """The slot's game in flight, if any."""
 
     async def play(self, job: GameJob, log: Callable[[str], None],
                    on_move: Callable[[int], None]) -> dict[str, Any]:
         cluster = self.cluster
-        future = self.submitted.get(job.key) or self._submit(job, None)
-        keys = [planned.key for planned in self.jobs]
-        following = keys.index(job.key) + 1 if job.key in keys else len(keys)
-        if following < len(keys) and keys[following] not in self.submitted:
-            self._submit(self.jobs[following], future)
+        self.playing = future = cluster.client.submit(
+            play_on_worker, cluster.match, self.settings, self.slot, job, self.stderr_sink is not None,
+            self.debug_sink is not None, key=f"stargtp-game-{cluster.match}-{uuid.uuid4().hex}", pure=False,
+            **cluster.placement(self.slot))
         try:
             answer = await future
         except asyncio.CancelledError:
@@ -297,7 +290,9 @@ class ClusterSlot:
             raise
         except distributed.KilledWorker as error:
             raise ValueError(f"{job.key}: Dask gave up on the game after its workers died: {error}") from None
-        del self.submitted[job.key]
+        finally:
+            self.playing = None
+        del future  # the last reference: Dask releases the result
         cluster.homes[self.slot] = answer["worker"]  # where it ran: after a worker died, another
         for line in answer["log"]:
             log(line)
@@ -308,11 +303,11 @@ class ClusterSlot:
         return answer["record"]
 
     async def close(self) -> None:
-        """Cancel the games still in flight (the match was stopped). The
+        """Cancel the game still in flight (the match was stopped). The
         engines live on the workers; :meth:`Cluster.close` ends them."""
-        if self.submitted:
-            futures, self.submitted = list(self.submitted.values()), {}
-            await self.cluster.client.cancel(futures)
+        if self.playing is not None:
+            future, self.playing = self.playing, None
+            await self.cluster.client.cancel([future])
 
 
 async def connect(kind: str, where: int | str) -> Cluster:

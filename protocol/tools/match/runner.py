@@ -129,9 +129,6 @@ class EnginePool:
             record["engine_restarts"] = restarts  # cumulative for this worker slot
         return record
 
-    def plan(self, jobs: list[GameJob]) -> None:
-        """A local slot needs no notice of its games."""
-
     async def close(self) -> None:
         for controller in self.controllers.values():
             await controller.close()
@@ -139,11 +136,10 @@ class EnginePool:
 
 
 class GameSlot(Protocol):
-    """What :func:`run_match` needs of a worker slot: hear which games it
-    will play (:meth:`plan`, before the first), play them one after another
-    in that order, and close. :class:`EnginePool` is the local one."""
-
-    def plan(self, jobs: list[GameJob]) -> None: ...
+    """What :func:`run_match` needs of a worker slot: play the games it is
+    given, one after another (the next one is asked for only after the last
+    one's record is written), and close. :class:`EnginePool` is the local
+    one."""
 
     def play(self, job: GameJob, log: Callable[[str], None],
              on_move: Callable[[int], None]) -> Awaitable[dict[str, Any]]: ...
@@ -271,7 +267,6 @@ async def _run(settings: MatchSettings, results: ResultsFile | None, pools: Sequ
 
     async def worker(pool: GameSlot, my_jobs: list[GameJob]) -> None:
         nonlocal played
-        pool.plan(my_jobs)
         for job in my_jobs:
             if stop.is_set():
                 return
