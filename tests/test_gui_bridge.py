@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+import pytest
+
 from stargtp.protocol.cli import main
 from stargtp.protocol.gui.bridge import STREAM_REPLY_BYTES, GuiServer
 from stargtp.protocol.server.session import SessionConfig
@@ -653,33 +655,19 @@ async def fill_and_serve(server: GuiServer, port: int, first_bytes: bytes | None
     return held, statuses
 
 
-def test_idle_connections_make_room_for_a_page() -> None:
-    # 256 connections, as many as the bridge serves, open and idle; their
-    # keep-alive is 600 s here, so only making room can serve anybody (before
-    # the change: 503 for every newcomer until one timed out, 75 s, and the
-    # idle clients could simply reconnect). A page with a session is served
-    # at once: each of its two connections takes the place of the idlest
-    # connection (the two opened first), and the other 254 stay open.
-    async def scenario() -> None:
-        async with bridge(keep_alive_timeout=600.0) as (server, port):
-            held, statuses = await fill_and_serve(server, port, None)
-            assert statuses == [200, 200, 200]
-            assert await held[0].at_eof() and await held[1].at_eof()
-            await until(lambda: len(server.connections) == 254, "the page's connections are gone")
-            for client in held:
-                await client.close()
-
-    asyncio.run(scenario())
-
-
-def test_slowly_sent_requests_hold_no_slot() -> None:
-    # 256 connections each sending a request a byte at a time (slowloris),
-    # with a request timeout of 600 s here: a page with a session is served
-    # at once, each of its connections taking the place of the connection
-    # that has waited longest on its client (before the change: 503).
+@pytest.mark.parametrize("dribble", [None, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "], ids=["idle", "slowloris"])
+def test_idle_or_slow_connections_make_room_for_a_page(dribble: bytes | None) -> None:
+    # 256 connections, as many as the bridge serves, open and idle, or each
+    # sending a request a byte at a time (slowloris); their keep-alive and
+    # request timeouts are 600 s here, so only making room can serve anybody
+    # (before the change: 503 for every newcomer until one timed out, 75 s,
+    # and the clients could simply reconnect). A page with a session is
+    # served at once: each of its two connections takes the place of the
+    # connection that has waited longest on its client (the two opened
+    # first), and the other 254 stay open.
     async def scenario() -> None:
         async with bridge(keep_alive_timeout=600.0, request_timeout=600.0) as (server, port):
-            held, statuses = await fill_and_serve(server, port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            held, statuses = await fill_and_serve(server, port, dribble)
             assert statuses == [200, 200, 200]
             assert await held[0].at_eof() and await held[1].at_eof()
             await until(lambda: len(server.connections) == 254, "the page's connections are gone")
