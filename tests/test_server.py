@@ -277,11 +277,29 @@ def test_sessions_share_nothing() -> None:
 
 def test_session_move_limits_follow_the_clock() -> None:
     session = Session(SessionConfig(size=4, playouts=500, seconds=3.0))
-    assert session.search.move_limits(BLACK) == Limits(playouts=500, seconds=3.0)
+    assert session.search.move_limits(BLACK) == Limits(playouts=500, seconds=3.0, stop_early=True)
     session.execute(b"time_settings 180 0 0")    # absolute: 180 s over 18 expected moves
     limits = session.search.move_limits(BLACK)
-    assert limits.playouts == 500
+    assert limits.playouts == 500 and limits.stop_early
     assert limits.seconds == pytest.approx(180 / 18 * 0.95 - 0.1)
+
+
+def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
+    # Nothing set: the descriptor's seconds for the size (docs/search.md's
+    # table), stopping early. --playouts alone: every playout, no early stop
+    # (a seeded search repeats exactly). A clock rules over the default.
+    expected = {("star", 4): 0.18, ("star", 6): 0.38, ("star", 10): 1.0,
+                ("amazons", 6): 0.14, ("amazons", 8): 0.26, ("amazons", 10): 0.4}
+    for (game, size), seconds in expected.items():
+        session = Session(SessionConfig(game=game, size=size))
+        assert session.search.move_limits(BLACK) == Limits(seconds=seconds, stop_early=True)
+    session = Session(SessionConfig(size=4, playouts=500))
+    assert session.search.move_limits(BLACK) == Limits(playouts=500)
+    session = Session(SessionConfig(size=4))
+    session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move
+    assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
+    session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
+    assert session.search.move_limits(BLACK) == Limits(seconds=0.18, stop_early=True)
 
 
 def test_list_stars_and_scoring_follow_the_position() -> None:
