@@ -146,19 +146,20 @@ def ten_moves_left(size: int, plies_played: int) -> int:
     return 10
 
 
-def one_second_a_move(size: int) -> float:
-    """The default thinking time of a game that does not say: 1 s a move."""
-    return 1.0
+def players_own_playouts(size: int) -> int | None:
+    """For a game that does not say: the player's own ``playouts`` parameter."""
+    return None
 
 
-def seconds_for_area(area: int, full_area: int, full_seconds: float, least: float = 0.1) -> float:
-    """A default thinking time in proportion to a board's area (cells,
-    squares): ``full_seconds`` for ``full_area``, at least ``least``.
+def playouts_for_area(area: int, full_area: int, full_playouts: int, least_playouts: int) -> int:
+    """A default playout count that grows with a board's area (cells,
+    squares): ``least_playouts`` plus the rest of ``full_playouts`` in
+    proportion to ``area / full_area``, rounded to 100.
 
-    >>> seconds_for_area(275, 275, 1.0), seconds_for_area(50, 275, 1.0), seconds_for_area(15, 275, 1.0)
-    (1.0, 0.18, 0.1)
+    >>> playouts_for_area(275, 275, 5000, 3000), playouts_for_area(50, 275, 5000, 3000)
+    (5000, 3400)
     """
-    return max(least, round(area * full_seconds / full_area, 2))
+    return int(round((least_playouts + (full_playouts - least_playouts) * area / full_area) / 100)) * 100
 
 
 def never_settled(position: Any, komi: float) -> bool:
@@ -206,10 +207,11 @@ class Game:
     moves_left: Callable[[int, int], int] = ten_moves_left
     """``(size, plies played) -> moves one player should still expect``, the
     clock's budget divisor."""
-    move_seconds: Callable[[int], float] = one_second_a_move
-    """``size -> seconds``: the longest a move may think on a board of this
-    size when nothing else limits it (no clock, no ``--seconds``, no
-    ``--playouts``): the server's default, docs/search.md's table."""
+    move_playouts: Callable[[int], int | None] = players_own_playouts
+    """``size -> playouts``: what a move searches on a board of this size
+    when nothing else limits it (no clock, no ``--seconds``, no
+    ``--playouts``): the server's default, docs/search.md's table; None: the
+    player's own ``playouts`` parameter."""
     strongest_player: str = "uct"
     """The player that ``auto`` uses for this game."""
     players: dict[str, type] = field(default_factory=dict)

@@ -285,21 +285,51 @@ def test_session_move_limits_follow_the_clock() -> None:
 
 
 def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
-    # Nothing set: the descriptor's seconds for the size (docs/search.md's
-    # table), stopping early. --playouts alone: every playout, no early stop
-    # (a seeded search repeats exactly). A clock rules over the default.
-    expected = {("star", 4): 0.18, ("star", 6): 0.38, ("star", 10): 1.0,
-                ("amazons", 6): 0.14, ("amazons", 8): 0.26, ("amazons", 10): 0.4}
-    for (game, size), seconds in expected.items():
+    # Nothing set: the descriptor's playouts for the size (docs/search.md's
+    # table), shared among the workers, stopping early. --playouts alone, or a
+    # playouts parameter given explicitly: every playout, no early stop (a
+    # seeded search repeats exactly). A clock rules over the default.
+    expected = {("star", 4): 3400, ("star", 6): 3800, ("star", 10): 5000,
+                ("amazons", 6): 2000, ("amazons", 8): 2500, ("amazons", 10): 3000}
+    for (game, size), playouts in expected.items():
         session = Session(SessionConfig(game=game, size=size))
-        assert session.search.move_limits(BLACK) == Limits(seconds=seconds, stop_early=True)
+        assert session.search.move_limits(BLACK) == Limits(playouts=playouts, stop_early=True)
+        assert session.search.move_limits(BLACK, 2) == Limits(playouts=playouts // 2, stop_early=True)
+    assert Session(SessionConfig(size=5)).search.move_limits(BLACK, 2) == Limits(playouts=1750, stop_early=True)
     session = Session(SessionConfig(size=4, playouts=500))
-    assert session.search.move_limits(BLACK) == Limits(playouts=500)
+    assert session.search.move_limits(BLACK, 2) == Limits(playouts=500)
+    session = Session(SessionConfig(size=4, params=(("playouts", "700"),)))
+    assert session.search.move_limits(BLACK, 2) == Limits(playouts=700)
     session = Session(SessionConfig(size=4))
     session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move
     assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
     session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
-    assert session.search.move_limits(BLACK) == Limits(seconds=0.18, stop_early=True)
+    assert session.search.move_limits(BLACK) == Limits(playouts=3400, stop_early=True)
+
+
+def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
+    # Two workers search 1,700 playouts each on 4 rings (not 3,400 each, which
+    # took twice as long on a busy machine); reg_genmove's single worker, all 3,400.
+    sent: list[Limits] = []
+
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(size=4, seed=1, workers=2))
+        pool = harness.session.search._pool()
+        original = pool._ask
+
+        async def record(index, body, time_limit, stoppable):
+            if hasattr(body, "limits"):
+                sent.append(body.limits)
+            return await original(index, body, time_limit, stoppable)
+
+        pool._ask = record
+        harness.send("1 genmove b\n2 reg_genmove w\n")
+        responses = await harness.responses(2)
+        assert responses[0].startswith(b"=1 ") and responses[1].startswith(b"=2 ")
+        await harness.close()
+
+    asyncio.run(scenario())
+    assert sent == [Limits(playouts=1700, stop_early=True)] * 2 + [Limits(playouts=3400, stop_early=True)]
 
 
 def test_list_stars_and_scoring_follow_the_position() -> None:

@@ -15,7 +15,7 @@ from stargtp.engine.amazons.search import AmazonsMcts
 from stargtp.engine.amazons.sgf import read_sgf, write_sgf
 from stargtp.engine.colour import WHITE
 from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks, seconds_for_area
+from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks, playouts_for_area
 
 
 def _score(position: Position, komi: float) -> Score:
@@ -69,10 +69,10 @@ def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(size * size - 8, plies)  # each ply fills a square with an arrow
 
 
-def _move_seconds(size: int) -> float:
-    """0.4 s a move on the 10x10 board, in proportion to the squares below
-    it: 0.14 s on 6x6, 0.26 s on 8x8."""
-    return seconds_for_area(size * size, 100, 0.4)
+def _move_playouts(size: int) -> int:
+    """3000 on the 10x10 board, down to 1500 for no squares: 2000 on 6x6,
+    2500 on 8x8 (docs/search.md)."""
+    return playouts_for_area(size * size, 100, 3000, 1500)
 
 
 def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
@@ -95,7 +95,7 @@ AMAZONS = Game(
     no_move=_no_move,
     settled=_settled,
     moves_left=_moves_left,
-    move_seconds=_move_seconds,
+    move_playouts=_move_playouts,
     strongest_player="amazons-mcts",
     players={"amazons-mcts": AmazonsMcts},
     analysis=_analysis,

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from stargtp.engine.colour import BLACK
 from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells, seconds_for_area
+from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells, playouts_for_area
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
@@ -107,10 +107,10 @@ def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(geometry(size).cell_count, plies)
 
 
-def _move_seconds(size: int) -> float:
-    """1 s a move on the 10-ring board (275 cells), in proportion to the
-    cells below it, at least 0.1 s: 0.18 s on 4 rings."""
-    return seconds_for_area(geometry(size).cell_count, 275, 1.0)
+def _move_playouts(size: int) -> int:
+    """5000 on the 10-ring board (275 cells), down to 3000 for no cells:
+    3400 on 4 rings (docs/search.md)."""
+    return playouts_for_area(geometry(size).cell_count, 275, 5000, 3000)
 
 
 def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
@@ -136,7 +136,7 @@ STAR = Game(
     passing_wins=_passing_wins,
     settled=_settled,
     moves_left=_moves_left,
-    move_seconds=_move_seconds,
+    move_playouts=_move_playouts,
     strongest_player="uct",
     analysis=_analysis,
     score_estimate=_score_estimate,

@@ -245,29 +245,35 @@ class SearchService:
     def player_playouts(self) -> int | None:
         """A ``playouts`` player parameter given explicitly (``--param
         playouts=N``): the player's own count, which applies when nothing else
-        limits a move, instead of the game's default time."""
+        limits a move, instead of the game's default."""
         given = dict(self.config.params).get("playouts")
         return None if given is None else int(given)
 
-    def move_limits(self, colour: int) -> Limits:
-        """Limits for the next move of ``colour``: the clock's budget when a
-        clock is set, else ``--seconds``; at most ``--playouts`` too. With
-        none of them, the player's ``playouts`` if given explicitly, else the
-        game's default time for the board size (``rules.move_seconds``,
-        docs/search.md's table). A timed search stops early once its move
-        cannot change; a search limited by playouts alone runs them all, so
-        that with a seed it repeats exactly."""
+    def move_limits(self, colour: int, searchers: int = 1) -> Limits:
+        """Limits for the next move of ``colour``, for each of ``searchers``
+        workers: the clock's budget when a clock is set, else ``--seconds``;
+        at most ``--playouts`` too. With none of them, the player's
+        ``playouts`` if given explicitly, else **the default**: the game's
+        playouts for the board size (``rules.move_playouts``, docs/search.md's
+        table), shared among the workers, so that more workers never make a
+        move slower. The default and every timed search stop early once their
+        move cannot change; a search limited by a playout count that was asked
+        for runs it all, so that with a seed it repeats exactly."""
         position = self.state.position
         rules = position.rules
         seconds = self.state.clock.move_budget(colour, rules.moves_left(position.size, len(position.history)))
         if seconds is None:
             seconds = self.config.seconds
         playouts = self.config.playouts
-        if seconds is None and playouts is None:
-            playouts = self.player_playouts()
-            if playouts is None:
-                seconds = rules.move_seconds(position.size)
-        return Limits(playouts=playouts, seconds=seconds, stop_early=seconds is not None)
+        if seconds is not None or playouts is not None:
+            return Limits(playouts=playouts, seconds=seconds, stop_early=seconds is not None)
+        given = self.player_playouts()
+        if given is not None:
+            return Limits(playouts=given)
+        default = rules.move_playouts(position.size)
+        if default is None:
+            return Limits()  # the player's own count
+        return Limits(playouts=-(-default // max(1, searchers)), stop_early=True)
 
     async def _search_move(self, colour: int, limits: Limits, started: float,
                            deterministic: bool) -> Any:
@@ -341,11 +347,14 @@ class SearchService:
             # Nothing can be played any more: *Star passes, Amazons resigns.
             move = position.rules.no_move(position, state.komi)
             return "resign" if move is None else position.format_move(move)
-        limits = self.move_limits(colour)
         started = time.monotonic()
         if report is None:
+            # reg_genmove (not ``play``) searches in one worker; genmove in all.
+            limits = self.move_limits(colour, self.config.workers if play else 1)
             move = await self._search_move(colour, limits, started, deterministic=not play)
         else:
+            # The reports count the playouts of every worker together.
+            limits = self.move_limits(colour)
             move = await self._search_reporting(colour, limits, started, interval or 1.0, report)
         if play:
             state.clock.record_usage(colour, time.monotonic() - started)
