@@ -151,17 +151,6 @@ def players_own_playouts(size: int) -> int | None:
     return None
 
 
-def playouts_for_area(area: int, full_area: int, full_playouts: int, least_playouts: int) -> int:
-    """A default playout count that grows with a board's area (cells,
-    squares): ``least_playouts`` plus the rest of ``full_playouts`` in
-    proportion to ``area / full_area``, rounded to 100.
-
-    >>> playouts_for_area(275, 275, 5000, 3000), playouts_for_area(50, 275, 5000, 3000)
-    (5000, 3400)
-    """
-    return int(round((least_playouts + (full_playouts - least_playouts) * area / full_area) / 100)) * 100
-
-
 def never_settled(position: Any, komi: float) -> bool:
     """For games that cannot tell: the score may always change."""
     return False

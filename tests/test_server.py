@@ -289,13 +289,13 @@ def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
     # table), shared among the workers, stopping early. --playouts alone, or a
     # playouts parameter given explicitly: every playout, no early stop (a
     # seeded search repeats exactly). A clock rules over the default.
-    expected = {("star", 4): 3400, ("star", 6): 3800, ("star", 10): 5000,
-                ("amazons", 6): 2000, ("amazons", 8): 2500, ("amazons", 10): 3000}
+    expected = {("star", 2): 5000, ("star", 4): 5000, ("star", 10): 5000,
+                ("amazons", 6): 3000, ("amazons", 8): 3000, ("amazons", 10): 3000}
     for (game, size), playouts in expected.items():
         session = Session(SessionConfig(game=game, size=size))
         assert session.search.move_limits(BLACK) == Limits(playouts=playouts, stop_early=True)
         assert session.search.move_limits(BLACK, 2) == Limits(playouts=playouts // 2, stop_early=True)
-    assert Session(SessionConfig(size=5)).search.move_limits(BLACK, 2) == Limits(playouts=1750, stop_early=True)
+        assert session.search.move_limits(BLACK, 3) == Limits(playouts=-(-playouts // 3), stop_early=True)
     session = Session(SessionConfig(size=4, playouts=500))
     assert session.search.move_limits(BLACK, 2) == Limits(playouts=500)
     session = Session(SessionConfig(size=4, params=(("playouts", "700"),)))
@@ -304,12 +304,12 @@ def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
     session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move
     assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
     session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
-    assert session.search.move_limits(BLACK) == Limits(playouts=3400, stop_early=True)
+    assert session.search.move_limits(BLACK) == Limits(playouts=5000, stop_early=True)
 
 
 def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
-    # Two workers search 1,700 playouts each on 4 rings (not 3,400 each, which
-    # took twice as long on a busy machine); reg_genmove's single worker, all 3,400.
+    # Two workers search 2,500 playouts each on 4 rings (not 5,000 each, which
+    # took twice as long on a busy machine); reg_genmove's single worker, all 5,000.
     sent: list[Limits] = []
 
     async def scenario() -> None:
@@ -329,7 +329,7 @@ def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
         await harness.close()
 
     asyncio.run(scenario())
-    assert sent == [Limits(playouts=1700, stop_early=True)] * 2 + [Limits(playouts=3400, stop_early=True)]
+    assert sent == [Limits(playouts=2500, stop_early=True)] * 2 + [Limits(playouts=5000, stop_early=True)]
 
 
 def test_list_stars_and_scoring_follow_the_position() -> None:

@@ -15,7 +15,7 @@ from stargtp.engine.amazons.search import AmazonsMcts
 from stargtp.engine.amazons.sgf import read_sgf, write_sgf
 from stargtp.engine.colour import WHITE
 from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks, playouts_for_area
+from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks
 
 
 def _score(position: Position, komi: float) -> Score:
@@ -70,9 +70,10 @@ def _moves_left(size: int, plies: int) -> int:
 
 
 def _move_playouts(size: int) -> int:
-    """3000 on the 10x10 board, down to 1500 for no squares: 2000 on 6x6,
-    2500 on 8x8 (docs/search.md)."""
-    return playouts_for_area(size * size, 100, 3000, 1500)
+    """3000 on every board (docs/search.md), as the Amazons MCTS's own
+    default: fewer lost on the small *Star board, and no Amazons match has
+    shown that fewer hold on a small Amazons board."""
+    return 3000
 
 
 def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from stargtp.engine.colour import BLACK
 from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells, playouts_for_area
+from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
@@ -108,9 +108,10 @@ def _moves_left(size: int, plies: int) -> int:
 
 
 def _move_playouts(size: int) -> int:
-    """5000 on the 10-ring board (275 cells), down to 3000 for no cells:
-    3400 on 4 rings (docs/search.md)."""
-    return playouts_for_area(geometry(size).cell_count, 275, 5000, 3000)
+    """5000 on every board (docs/search.md): fewer on 4 rings lost to 5000
+    (3400 with the early stop: 7-23 in 30 games, docs/strength.md); a move
+    on a small board is quicker by the cheaper playouts and the early stop."""
+    return 5000
 
 
 def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:

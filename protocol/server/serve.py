@@ -57,14 +57,18 @@ def _span(sizes: tuple[int, ...]) -> str:
 
 def default_playouts() -> str:
     """The default playouts per move of every game and size, from the games'
-    descriptors: ``*Star 2 rings 3100, 3 3200, ...; Amazons ...``."""
+    descriptors: ``*Star 5000 on every size; ...``, or size by size."""
     parts = []
     for game in GAME_LIST:
         counts = [(size, game.move_playouts(size)) for size in game.sizes]
-        counts = [f"{size} {count}" for size, count in counts if count is not None]
-        if counts:
-            counts[0] = counts[0].replace(" ", f" {game.size_word} ", 1)
-            parts.append(f"{game.title} " + ", ".join(counts))
+        counts = [(size, count) for size, count in counts if count is not None]
+        if not counts:
+            continue
+        if len({count for _, count in counts}) == 1:
+            parts.append(f"{game.title} {counts[0][1]} on every size")
+        else:
+            parts.append(f"{game.title} " + ", ".join(f"{count} on {size}" for size, count in counts)
+                         + f" {game.size_word}")
     return "; ".join(parts)
 
 
