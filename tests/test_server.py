@@ -20,7 +20,7 @@ from stargtp.engine.search import Limits
 from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
 from stargtp.protocol.server.conversation import Conversation
-from stargtp.protocol.server.serve import parse_address
+from stargtp.protocol.server.serve import default_playouts, parse_address
 from stargtp.protocol.server.session import Session, SessionConfig
 from stargtp.protocol.server.workers import SearchReply, merge_results
 
@@ -305,6 +305,10 @@ def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
     assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
     session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
     assert session.search.move_limits(BLACK) == Limits(playouts=5000, stop_early=True)
+
+
+def test_serve_help_lists_the_default_playouts_from_the_descriptors() -> None:
+    assert default_playouts() == "*Star 5000 on every size; Amazons 3000 on every size"
 
 
 def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
