@@ -146,6 +146,11 @@ def ten_moves_left(size: int, plies_played: int) -> int:
     return 10
 
 
+def players_own_playouts(size: int) -> int | None:
+    """For a game that does not say: the player's own ``playouts`` parameter."""
+    return None
+
+
 def never_settled(position: Any, komi: float) -> bool:
     """For games that cannot tell: the score may always change."""
     return False
@@ -194,6 +199,11 @@ class Game:
     moves_left: Callable[[int, int], int] = ten_moves_left
     """``(size, plies played) -> moves one player should still expect``, the
     clock's budget divisor."""
+    move_playouts: Callable[[int], int | None] = players_own_playouts
+    """``size -> playouts``: what a move searches on a board of this size
+    when nothing else limits it (no clock, no ``--seconds``, no
+    ``--playouts``): the server's default, docs/search.md's table; None: the
+    player's own ``playouts`` parameter."""
     strongest_player: str = "uct"
     """The player that ``auto`` uses for this game."""
     players: dict[str, type] = field(default_factory=dict)

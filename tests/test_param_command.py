@@ -2,6 +2,7 @@
 
 import asyncio
 
+from stargtp.engine.search import Limits
 from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import converse, split_responses
 
@@ -16,9 +17,18 @@ def test_list_read_and_set():
     answers, session = talk("stargtp-param", "stargtp-param playouts", "stargtp-param playouts 40",
                             "stargtp-param playouts", "stargtp-param seconds 1.5",
                             "stargtp-param seconds", "stargtp-param seconds none")
-    assert answers[0] == "= player flat\nplayouts 2000\nseconds none\n\n"
-    assert answers[1:] == ["= 2000\n\n", "=\n\n", "= 40\n\n", "=\n\n", "= 1.5\n\n", "=\n\n"]
+    # No limit set: the game's default playouts for the board (docs/search.md),
+    # not the player's own count, which applies only when given explicitly.
+    assert answers[0] == "= player flat\nplayouts none\nseconds none\n\n"
+    assert answers[1:] == ["= none\n\n", "=\n\n", "= 40\n\n", "=\n\n", "= 1.5\n\n", "=\n\n"]
     assert session.config.playouts == 40 and session.config.seconds is None
+
+
+def test_a_playouts_parameter_given_explicitly_replaces_the_default():
+    config = SessionConfig(player="flat", seed=1, params=(("playouts", "30"),))
+    answers, session = talk("stargtp-param playouts", "boardsize 3", "genmove b", config=config)
+    assert answers[0] == "= 30\n\n"
+    assert session.search.move_limits(1) == Limits(playouts=30)
 
 
 def test_switching_player_resets_its_parameters():

@@ -20,7 +20,7 @@ from stargtp.engine.search import Limits
 from tests.gtp_helpers import (HANG_SECONDS, REPO, config_for, converse, process_gone, serve_command,
                          split_responses, subprocess_env)
 from stargtp.protocol.server.conversation import Conversation
-from stargtp.protocol.server.serve import parse_address
+from stargtp.protocol.server.serve import default_playouts, parse_address
 from stargtp.protocol.server.session import Session, SessionConfig
 from stargtp.protocol.server.workers import SearchReply, merge_results
 
@@ -277,11 +277,63 @@ def test_sessions_share_nothing() -> None:
 
 def test_session_move_limits_follow_the_clock() -> None:
     session = Session(SessionConfig(size=4, playouts=500, seconds=3.0))
-    assert session.search.move_limits(BLACK) == Limits(playouts=500, seconds=3.0)
+    assert session.search.move_limits(BLACK) == Limits(playouts=500, seconds=3.0, stop_early=True)
     session.execute(b"time_settings 180 0 0")    # absolute: 180 s over 18 expected moves
     limits = session.search.move_limits(BLACK)
-    assert limits.playouts == 500
+    assert limits.playouts == 500 and limits.stop_early
     assert limits.seconds == pytest.approx(180 / 18 * 0.95 - 0.1)
+
+
+def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
+    # Nothing set: the descriptor's playouts for the size (docs/search.md's
+    # table), shared among the workers, stopping early. --playouts alone, or a
+    # playouts parameter given explicitly: every playout, no early stop (a
+    # seeded search repeats exactly). A clock rules over the default.
+    expected = {("star", 2): 5000, ("star", 4): 5000, ("star", 10): 5000,
+                ("amazons", 6): 3000, ("amazons", 8): 3000, ("amazons", 10): 3000}
+    for (game, size), playouts in expected.items():
+        session = Session(SessionConfig(game=game, size=size))
+        assert session.search.move_limits(BLACK) == Limits(playouts=playouts, stop_early=True)
+        assert session.search.move_limits(BLACK, 2) == Limits(playouts=playouts // 2, stop_early=True)
+        assert session.search.move_limits(BLACK, 3) == Limits(playouts=-(-playouts // 3), stop_early=True)
+    session = Session(SessionConfig(size=4, playouts=500))
+    assert session.search.move_limits(BLACK, 2) == Limits(playouts=500)
+    session = Session(SessionConfig(size=4, params=(("playouts", "700"),)))
+    assert session.search.move_limits(BLACK, 2) == Limits(playouts=700)
+    session = Session(SessionConfig(size=4))
+    session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move
+    assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
+    session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
+    assert session.search.move_limits(BLACK) == Limits(playouts=5000, stop_early=True)
+
+
+def test_serve_help_lists_the_default_playouts_from_the_descriptors() -> None:
+    assert default_playouts() == "*Star 5000 on every size; Amazons 3000 on every size"
+
+
+def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
+    # Two workers search 2,500 playouts each on 4 rings (not 5,000 each, which
+    # took twice as long on a busy machine); reg_genmove's single worker, all 5,000.
+    sent: list[Limits] = []
+
+    async def scenario() -> None:
+        harness = Harness(SessionConfig(size=4, seed=1, workers=2))
+        pool = harness.session.search._pool()
+        original = pool._ask
+
+        async def record(index, body, time_limit, stoppable):
+            if hasattr(body, "limits"):
+                sent.append(body.limits)
+            return await original(index, body, time_limit, stoppable)
+
+        pool._ask = record
+        harness.send("1 genmove b\n2 reg_genmove w\n")
+        responses = await harness.responses(2)
+        assert responses[0].startswith(b"=1 ") and responses[1].startswith(b"=2 ")
+        await harness.close()
+
+    asyncio.run(scenario())
+    assert sent == [Limits(playouts=2500, stop_early=True)] * 2 + [Limits(playouts=5000, stop_early=True)]
 
 
 def test_list_stars_and_scoring_follow_the_position() -> None:

@@ -69,6 +69,13 @@ def _moves_left(size: int, plies: int) -> int:
     return moves_left_from_cells(size * size - 8, plies)  # each ply fills a square with an arrow
 
 
+def _move_playouts(size: int) -> int:
+    """3000 on every board (docs/search.md), as the Amazons MCTS's own
+    default: fewer lost on the small *Star board, and no Amazons match has
+    shown that fewer hold on a small Amazons board."""
+    return 3000
+
+
 def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
     """``territory MINE THEIRS``: the squares each side reaches first."""
     territory = queen_territory(position)
@@ -90,6 +97,7 @@ AMAZONS = Game(
     no_move=_no_move,
     settled=_settled,
     moves_left=_moves_left,
+    move_playouts=_move_playouts,
     strongest_player="amazons-mcts",
     players={"amazons-mcts": AmazonsMcts},
     analysis=_analysis,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -35,7 +34,7 @@ from stargtp.engine.amazons.evaluation import evaluate
 from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, queen_reach
 from stargtp.engine.bits import bit_list
-from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop
+from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.tree import TreePlayer, most_visited
 
 # What the side to move chooses at a node (its *kind*). A position node is
@@ -136,17 +135,7 @@ class IterationBudget(Budget):
     every iteration: an iteration of this search costs a few hundred
     microseconds, so polling each time is cheap and keeps stopping prompt."""
 
-    def more(self) -> bool:
-        if self.playouts is not None and self.done >= self.playouts:
-            return False
-        return not self.out_of_time()
-
-    def out_of_time(self) -> bool:
-        """Told to stop, or past the deadline (ignores the iteration count)."""
-        if self.should_stop():
-            return True
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
+    CHECK_EVERY = 1
 
 
 class MoveOrdering:
@@ -488,6 +477,21 @@ class Tree:
                 following = Node(PICK_ARROW, node.to_move, origin, target)
             node = node.children.get(slot) or following
 
+    def lead(self) -> float:
+        """The fewest further iterations that could change :meth:`best_move`:
+        the least visit gap between the best and the second best choice on
+        each level of the best move (0 when a level has no node yet, whose
+        choice could still change)."""
+        node: Node | None = self.root
+        least = math.inf
+        while True:
+            if node is None or node.choices is None:
+                return 0
+            least = min(least, root_lead(node.child_visits))
+            if node.kind == PICK_ARROW or node.kind == PICK_MOVE or not node.choices:
+                return least
+            node = node.children.get(node.best_slot())
+
     def move_statistics(self, node: Node | None = None) -> dict[Move, tuple[int, float]]:
         """``move -> (visits, wins)`` of every visited whole move at position
         node ``node`` (default: the root), wins for the side that plays it."""
@@ -601,6 +605,7 @@ class AmazonsMcts(TreePlayer):
         if position.count_moves() == 1:
             budget.playouts = 1  # a forced move needs no thought
         config = self.config()
+        budget.watch(tree.lead)
         tree.search(position, budget, config)
         ordering = MoveOrdering(config.order, self.rng, budget.out_of_time)
         move, visits, wins = tree.best_move(position.copy(), ordering)

@@ -3,6 +3,7 @@ small parameter system that the command line and the protocol both use."""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -17,6 +18,67 @@ class Limits:
     """Stop after this many playouts (tree iterations for tree players)."""
     seconds: float | None = None
     """Stop after this much wall-clock time."""
+    stop_early: bool = False
+    """Also stop as soon as the answer cannot change any more: when the
+    search's lead (:meth:`Budget.watch`) is more than the playouts left
+    (:func:`playouts_left`). Off, a search runs its whole budget, so a fixed
+    playout count with a seed repeats exactly; on under a playout limit
+    alone, the search still gives the move the whole count would have given
+    (only the tree kept for the next move is smaller)."""
+
+
+def playouts_left(done: int, playouts: int | None, seconds_left: float | None,
+                  rate: float | None) -> float:
+    """How many more playouts a search may still run: what is left of the
+    playout limit, or the rate so far (playouts per second) times the time
+    left, whichever is fewer; infinite without either limit or, under a time
+    limit, before a rate is known.
+
+    >>> playouts_left(1000, 5000, None, None)
+    4000
+    >>> playouts_left(1000, None, 0.25, 8000.0)      # 0.25 s at 8,000/s
+    2000.0
+    >>> playouts_left(1000, 1500, 0.25, 8000.0)
+    500
+    """
+    left: float = math.inf
+    if playouts is not None:
+        left = max(0, playouts - done)
+    if seconds_left is not None and rate is not None:
+        left = min(left, max(0.0, seconds_left) * rate)
+    return left
+
+
+def cannot_change(lead: float, left: float) -> bool:
+    """The early stop's rule: the answer is settled when its lead, the
+    fewest further playouts that could change it, is more than the playouts
+    left. Each playout adds one visit to one choice at each level, so even
+    if every one of them went to the runner-up it would at most draw level
+    (and a draw may be decided by wins: hence *more* than).
+
+    >>> cannot_change(501, 500), cannot_change(500, 500), cannot_change(10, math.inf)
+    (True, False, False)
+    """
+    return lead > left
+
+
+def root_lead(visits: list[int] | tuple[int, ...]) -> float:
+    """The visit gap between the most and the second most visited of a
+    node's choices: infinite for a single choice, which no playout can
+    change.
+
+    >>> root_lead([3, 40, 0, 12]), root_lead([7]), root_lead([5, 5])
+    (28, inf, 0)
+    """
+    if len(visits) < 2:
+        return math.inf
+    first = second = 0
+    for n in visits:
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second
 
 
 @dataclass
@@ -42,10 +104,17 @@ class SearchResult:
     (*Star: pericells, in board order)."""
 
 
+SETTLE_EVERY = 16
+"""Playouts between two looks at whether the answer can still change."""
+
+
 class Budget:
     """Counts playouts against :class:`Limits` and a stop callback. The clock
-    and the callback are consulted every few playouts so that stopping is prompt
-    without costing much."""
+    and the callback are consulted every ``CHECK_EVERY`` playouts so that
+    stopping is prompt without costing much; with ``stop_early``, whether the
+    answer is settled every ``SETTLE_EVERY``."""
+
+    CHECK_EVERY = 16
 
     def __init__(self, limits: Limits, default_playouts: int,
                  should_stop: Callable[[], bool]) -> None:
@@ -54,20 +123,61 @@ class Budget:
             self.playouts = default_playouts
         self.deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
         self.should_stop = should_stop
+        self.stop_early = limits.stop_early
         self.done = 0
+        self.stopped_early = False
+        """Whether the search stopped because its answer could not change."""
+        self._lead: Callable[[], float] | None = None
         self._next_check = 0
+        self._next_settle = 0
+        self._rate_from: tuple[int, float] | None = None
+
+    def watch(self, lead: Callable[[], float]) -> None:
+        """What the early stop watches: ``lead()`` is the fewest further
+        playouts that could change the search's answer (for a tree, the visit
+        gap between its most visited move and the runner-up)."""
+        self._lead = lead
 
     def more(self) -> bool:
         """True while the search may run another playout."""
-        if self.playouts is not None and self.done >= self.playouts:
+        done = self.done
+        if self.playouts is not None and done >= self.playouts:
             return False
-        if self.done >= self._next_check:
-            self._next_check = self.done + 16
-            if self.should_stop():
+        if done >= self._next_check:
+            self._next_check = done + self.CHECK_EVERY
+            if self.out_of_time():
                 return False
-            if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.stop_early and done >= self._next_settle:
+            self._next_settle = done + SETTLE_EVERY
+            if self.settled():
+                self.stopped_early = True
                 return False
         return True
+
+    def out_of_time(self) -> bool:
+        """Told to stop, or past the deadline (ignores the playout count)."""
+        if self.should_stop():
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def settled(self) -> bool:
+        """Whether the answer can no longer change in the playouts left
+        (:func:`cannot_change`). Under a time limit the playouts left are
+        estimated from the rate since the first look, which comes after the
+        first playout (so a root's set-up does not count against the rate)."""
+        if self._lead is None:
+            return False
+        seconds_left = rate = None
+        if self.deadline is not None:
+            now = time.monotonic()
+            if self._rate_from is None:
+                self._rate_from = (self.done, now)
+            else:
+                since, then = self._rate_from
+                if now > then and self.done > since:
+                    rate = (self.done - since) / (now - then)
+            seconds_left = self.deadline - now
+        return cannot_change(self._lead(), playouts_left(self.done, self.playouts, seconds_left, rate))
 
 
 def follows(history: list, earlier: list) -> bool:

@@ -44,7 +44,8 @@ from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
 from stargtp.engine.game import TreeHooks
-from stargtp.engine.search.base import Budget, Limits, SearchResult, follows, never_stop, start_key
+from stargtp.engine.search.base import (Budget, Limits, SearchResult, follows, never_stop, root_lead,
+                                        start_key)
 from stargtp.engine.search.tree import TreePlayer, most_visited
 
 FIELD_BYTES = 4
@@ -363,6 +364,12 @@ class Tree:
         return ranked[0]
 
     # -- the answer ----------------------------------------------------------------
+    def lead(self) -> float:
+        """The fewest further iterations that could change the answer (the
+        most visited root move): its visit lead over the runner-up. Every
+        iteration visits exactly one root move."""
+        return root_lead(self.root.child_visits)
+
     def ownership(self) -> list:
         """``(point, share)``: the share of this root's playouts (with
         ownership counting on) in which black owned each scoring point."""
@@ -472,6 +479,7 @@ class UctPlayer(TreePlayer):
         config = self.config(amaf=tree.hooks.amaf_width > 0)
         if len(moves) == 1:
             budget.playouts = 1  # a forced move needs no thought
+        budget.watch(tree.lead)
         tree.search(position, budget, config)
         root = tree.root
         slot = root.best_slot()

@@ -196,12 +196,13 @@ class SearchService:
         own parameters (``stargtp-param``)."""
         config = self.config
         player = make_player(config.player, **dict(config.params)).params()
-        # The per-move playout limit: the session's, else the player's default.
-        playouts = player.pop("playouts", "none") if config.playouts is None else str(config.playouts)
-        player.pop("playouts", None)
+        player.pop("playouts", None)  # the per-move playout limit is the session's
         for managed in MANAGED_PARAMS:  # set by the session for every search
             player.pop(managed, None)
-        values = {"player": config.player, "playouts": playouts,
+        playouts = self.config.playouts
+        if playouts is None:
+            playouts = self.player_playouts()
+        values = {"player": config.player, "playouts": "none" if playouts is None else str(playouts),
                   "seconds": "none" if config.seconds is None else f"{config.seconds:g}"}
         values.update(player)
         return values
@@ -241,14 +242,38 @@ class SearchService:
 
     # -- searches -----------------------------------------------------------------
 
-    def move_limits(self, colour: int) -> Limits:
-        """Limits for the next move of ``colour``: the clock's budget when a
-        clock is set, else the configured per-move limits."""
+    def player_playouts(self) -> int | None:
+        """A ``playouts`` player parameter given explicitly (``--param
+        playouts=N``): the player's own count, which applies when nothing else
+        limits a move, instead of the game's default."""
+        given = dict(self.config.params).get("playouts")
+        return None if given is None else int(given)
+
+    def move_limits(self, colour: int, searchers: int = 1) -> Limits:
+        """Limits for the next move of ``colour``, for each of ``searchers``
+        workers: the clock's budget when a clock is set, else ``--seconds``;
+        at most ``--playouts`` too. With none of them, the player's
+        ``playouts`` if given explicitly, else **the default**: the game's
+        playouts for the board size (``rules.move_playouts``, docs/search.md's
+        table), shared among the workers, so that more workers never make a
+        move slower. The default and every timed search stop early once their
+        move cannot change; a search limited by a playout count that was asked
+        for runs it all, so that with a seed it repeats exactly."""
         position = self.state.position
-        budget = self.state.clock.move_budget(
-            colour, position.rules.moves_left(position.size, len(position.history)))
-        seconds = self.config.seconds if budget is None else budget
-        return Limits(playouts=self.config.playouts, seconds=seconds)
+        rules = position.rules
+        seconds = self.state.clock.move_budget(colour, rules.moves_left(position.size, len(position.history)))
+        if seconds is None:
+            seconds = self.config.seconds
+        playouts = self.config.playouts
+        if seconds is not None or playouts is not None:
+            return Limits(playouts=playouts, seconds=seconds, stop_early=seconds is not None)
+        given = self.player_playouts()
+        if given is not None:
+            return Limits(playouts=given)
+        default = rules.move_playouts(position.size)
+        if default is None:
+            return Limits()  # the player's own count
+        return Limits(playouts=-(-default // max(1, searchers)), stop_early=True)
 
     async def _search_move(self, colour: int, limits: Limits, started: float,
                            deterministic: bool) -> Any:
@@ -287,10 +312,6 @@ class SearchService:
         chunk (genmove_analyze). A failure is the command's error at once: the
         reports already sent cannot be taken back for a second try."""
         playouts = limits.playouts
-        if playouts is None and limits.seconds is None:
-            # No limit at all: the player's own playout count, as a plain search takes it.
-            default = self.parameters().get("playouts", "none")
-            playouts = int(default) if default.isdigit() else None
         forced = len(self.state.position.legal_moves()) <= 1
         done = 0
         try:
@@ -326,11 +347,14 @@ class SearchService:
             # Nothing can be played any more: *Star passes, Amazons resigns.
             move = position.rules.no_move(position, state.komi)
             return "resign" if move is None else position.format_move(move)
-        limits = self.move_limits(colour)
         started = time.monotonic()
         if report is None:
+            # reg_genmove (not ``play``) searches in one worker; genmove in all.
+            limits = self.move_limits(colour, self.config.workers if play else 1)
             move = await self._search_move(colour, limits, started, deterministic=not play)
         else:
+            # The reports count the playouts of every worker together.
+            limits = self.move_limits(colour)
             move = await self._search_reporting(colour, limits, started, interval or 1.0, report)
         if play:
             state.clock.record_usage(colour, time.monotonic() - started)

@@ -55,6 +55,23 @@ def _span(sizes: tuple[int, ...]) -> str:
     return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
 
 
+def default_playouts() -> str:
+    """The default playouts per move of every game and size, from the games'
+    descriptors: ``*Star 5000 on every size; ...``, or size by size."""
+    parts = []
+    for game in GAME_LIST:
+        counts = [(size, game.move_playouts(size)) for size in game.sizes]
+        counts = [(size, count) for size, count in counts if count is not None]
+        if not counts:
+            continue
+        if len({count for _, count in counts}) == 1:
+            parts.append(f"{game.title} {counts[0][1]} on every size")
+        else:
+            parts.append(f"{game.title} " + ", ".join(f"{count} on {size}" for size, count in counts)
+                         + f" {game.size_word}")
+    return "; ".join(parts)
+
+
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that say how a session plays: its game, board and search.
     ``stargtp serve`` and ``stargtp gui`` share them (read them back with
@@ -70,9 +87,14 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes per session for the search, merged by root"
                              " parallelism (default: the number of CPUs; with --seed and"
                              " --playouts, games repeat move for move for a given N)")
-    parser.add_argument("--playouts", type=int, metavar="N", help="playouts per move")
+    parser.add_argument("--playouts", type=int, metavar="N",
+                        help="playouts per move, all of them, so that with --seed games repeat (with a"
+                             " clock or --seconds: at most this many). Default, by board size:"
+                             f" {default_playouts()}; shared among the workers, and stopping early"
+                             " once the move cannot change")
     parser.add_argument("--seconds", type=float, metavar="S",
-                        help="seconds per move when the controller sets no clock")
+                        help="seconds per move when the controller sets no clock; a timed search"
+                             " stops early once its move cannot change")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="player parameter (repeatable)")
 
