@@ -355,6 +355,26 @@ class Clock:
         if self.control.limited:
             self.left[colour] = self.control.charge(self.time_left(colour), seconds)
 
+    def keeps_unused_time(self, colour: int) -> bool:
+        """Whether time that the next move of ``colour`` leaves unused can be
+        spent later: in main time, yes, and in a Canadian block before its
+        last stone; not in a Japanese period, which starts afresh after every
+        move, nor at a block's last stone. (A search that stops early where
+        the time is lost anyway gives up strength for nothing.)
+
+        >>> clock = Clock()
+        >>> clock.set_control(TimeControl.canadian(0, 30, 5))
+        >>> clock.keeps_unused_time(1), clock.set_time_left(1, 6, 1), clock.keeps_unused_time(1)
+        (True, None, False)
+        >>> clock.set_control(TimeControl(BYOYOMI, 60, 5, 3))
+        >>> clock.keeps_unused_time(1), clock.set_time_left(1, 5, 3), clock.keeps_unused_time(1)
+        (True, None, False)
+        """
+        left = self.time_left(colour)
+        if not self.control.limited or left.stones == 0:  # no clock, or main time
+            return True
+        return self.control.system == CANADIAN and left.stones > 1
+
     def move_budget(self, colour: int, moves_left: int) -> float | None:
         """Seconds the next move of ``colour`` may take, or None without a clock.
 

@@ -301,8 +301,12 @@ def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
     session = Session(SessionConfig(size=4, params=(("playouts", "700"),)))
     assert session.search.move_limits(BLACK, 2) == Limits(playouts=700)
     session = Session(SessionConfig(size=4))
-    session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move
-    assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1, stop_early=True)
+    session.execute(b"time_settings 0 2 1")      # byo-yomi: 2 s a move, lost when unused: no early stop
+    assert session.search.move_limits(BLACK) == Limits(seconds=2 * 0.95 - 0.1)
+    session.execute(b"time_settings 0 10 5")     # Canadian: 10 s for 5 stones, carried over in the block
+    assert session.search.move_limits(BLACK) == Limits(seconds=10 / 5 * 0.95 - 0.1, stop_early=True)
+    session.execute(b"time_left b 3 1")          # the block's last stone
+    assert session.search.move_limits(BLACK) == Limits(seconds=3 * 0.95 - 0.1)
     session.execute(b"time_settings 0 1 0")      # no time limit (GTP): the default
     assert session.search.move_limits(BLACK) == Limits(playouts=5000, stop_early=True)
 

@@ -339,7 +339,7 @@ def test_loadsgf_failures_of_star_records_leave_the_position(tmp_path):
         " a position is recorded by its moves\n\n",
         "? cannot load file: move 2 (W[S40]): S40 is occupied\n\n",
         "? cannot load file: SZ[12]: a *Star board has 2..10 rings\n\n",
-        "? cannot load file: move 3 (B[S40]): the game is over\n\n",
+        "? cannot load file: move 3 (B[S40]): the game is over: both players passed\n\n",
         "? cannot load file: bad KM[x]: the komi is a number such as 0.5\n\n",
         "= amazons\n\n",
     ]

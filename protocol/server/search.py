@@ -257,16 +257,22 @@ class SearchService:
         playouts for the board size (``rules.move_playouts``, docs/search.md's
         table), shared among the workers, so that more workers never make a
         move slower. The default and every timed search stop early once their
-        move cannot change; a search limited by a playout count that was asked
-        for runs it all, so that with a seed it repeats exactly."""
+        move cannot change, but for a search in a byo-yomi period (its unused
+        time is lost); a search limited by a playout count that was asked for
+        runs it all, so that with a seed it repeats exactly."""
         position = self.state.position
         rules = position.rules
-        seconds = self.state.clock.move_budget(colour, rules.moves_left(position.size, len(position.history)))
+        clock = self.state.clock
+        seconds = clock.move_budget(colour, rules.moves_left(position.size, len(position.history)))
+        # A timed search stops early when its move cannot change, unless the
+        # time it would save is lost anyway (a byo-yomi period).
+        stop_early = seconds is not None and clock.keeps_unused_time(colour)
         if seconds is None:
             seconds = self.config.seconds
+            stop_early = seconds is not None
         playouts = self.config.playouts
         if seconds is not None or playouts is not None:
-            return Limits(playouts=playouts, seconds=seconds, stop_early=seconds is not None)
+            return Limits(playouts=playouts, seconds=seconds, stop_early=stop_early)
         given = self.player_playouts()
         if given is not None:
             return Limits(playouts=given)
