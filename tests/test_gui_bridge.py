@@ -677,6 +677,49 @@ def test_idle_or_slow_connections_make_room_for_a_page(dribble: bytes | None) ->
     asyncio.run(scenario())
 
 
+def test_a_client_that_reads_no_answer_makes_room_too(monkeypatch) -> None:
+    # Two connections allowed. A asks for a long answer and reads none of it
+    # (a small receive buffer, so the server's send blocks at once); B asks
+    # the same session for its name and waits behind A's answer, reading
+    # nothing either. A newcomer takes the place of A, which waits on its
+    # client; B, waiting on the server, is not closed, and is answered once
+    # A is gone. (Before: a blocked answer never counted as waiting on the
+    # client, so the newcomer got 503 for as long as A held on; the first
+    # `until` below would never see it.)
+    monkeypatch.setattr("stargtp.protocol.gui.bridge.MAX_CONNECTIONS", 2)
+
+    async def raw(body: bytes, token: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        writer.write(b"POST /gtp?session=%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
+                     % (token.encode(), len(body), body))
+        await writer.drain()
+        return reader, writer
+
+    async def scenario() -> None:
+        nonlocal port
+        async with bridge() as (server, port):
+            token = await new_session(port)
+            await until(lambda: not server.connections, "the session's connection is gone")
+            (session,) = server.sessions.values()
+            _, a = await raw(b"showboard\n" * 3000, token)
+            await until(lambda: len(session.replies) == 1, "A's request is being answered")
+            b_reader, b = await raw(b"7 name\n", token)
+            await until(lambda: len(session.replies) == 2, "B's request waits behind A's")
+            await until(lambda: [c.waiting_since is not None for c in server.connections].count(True) == 1,
+                        "A's blocked answer waits on its client")
+            assert (await request(port, "GET", "/")).status == 200
+            answer = await asyncio.wait_for(b_reader.read(), HANG_SECONDS)
+            assert answer.endswith(b"=7 stargtp\n\n")
+            for writer in (a, b):
+                writer.close()
+
+    port = 0
+    asyncio.run(scenario())
+
+
 def test_timeouts_close_idle_and_slow_connections() -> None:
     # --keep-alive-timeout 2: a connection idle after a request, and one
     # that never sent anything, are closed. --request-timeout 1: a request

@@ -450,9 +450,11 @@ class _Connection:
         that has waited longest makes room for a new one at the limit."""
 
     def evict(self) -> None:
-        """Close the connection to make room for a new one."""
+        """Drop the connection to make room for a new one: at once, even with
+        unsent data (a plain close would keep the socket until the client
+        reads, outside the count of connections)."""
         self.waiting_since = None
-        self.writer.close()
+        self.writer.transport.abort()
 
     async def run(self) -> None:
         writer = self.writer
@@ -562,22 +564,33 @@ class _Connection:
         """Wait until the connection has sent what it was given; False (and
         no more waiting) once the reply's unsent backlog passes
         :data:`MAX_REPLY_BACKLOG` meanwhile, or the reply fails (its session
-        ended)."""
+        ended), or the client has read nothing for :data:`SEND_SECONDS`.
+        Meanwhile the connection waits on its client, so a newcomer at the
+        connection limit may take its place (:meth:`evict`)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SEND_SECONDS
         drained = asyncio.ensure_future(self.writer.drain())
+        self.waiting_since = loop.time()
         try:
             while not drained.done():
                 reply.changed.clear()
                 changed = asyncio.ensure_future(reply.changed.wait())
                 try:
-                    await asyncio.wait({drained, changed}, return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait({drained, changed}, timeout=max(0.0, deadline - loop.time()),
+                                       return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     changed.cancel()
                 if len(reply.data) > MAX_REPLY_BACKLOG or reply.failure is not None:
+                    return False
+                if not drained.done() and loop.time() >= deadline:  # a client that reads no answer is gone
+                    self.writer.transport.abort()
                     return False
             drained.result()  # ConnectionError: the client is gone
             return True
         finally:
             drained.cancel()
+            if self.waiting_since is not None:  # (None: evicted meanwhile)
+                self.waiting_since = None
 
     async def run_events(self, session: GuiSession) -> bool:
         """Serve the session's event stream until it is closed or replaced,
