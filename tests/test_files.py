@@ -232,3 +232,16 @@ def test_a_directory_swapped_for_a_link_out_is_never_walked_through(tree: Path) 
     with Swapper(tree / "way", tree / "way.link"):
         outcomes = race(lambda: outcome(tree, "way/b.sgf"))
     assert set(outcomes) == {"b.sgf", f"refused: {OUTSIDE}"}, outcomes
+
+
+def test_the_answer_tells_nothing_of_which_names_exist_outside(tmp_path: Path) -> None:
+    # An absolute path that goes out and back in through a name outside DIR
+    # gets the same answer whether that name exists (a file, a directory) or
+    # not: otherwise a client could probe the server's disk name by name.
+    # (It did: a missing name was refused and an existing one read.)
+    base = Path(os.path.realpath(tmp_path))
+    root = make_tree(base)
+    answers = {outcome(root, f"{base}/{name}/../records/a.sgf") for name in ("secret.sgf", "out", "missing")}
+    assert answers == {"a.sgf"}
+    answers = {outcome(root, f"{base}/{name}/../out/d.sgf") for name in ("secret.sgf", "out", "missing")}
+    assert answers == {"refused: the path is outside the server's file directory"}

@@ -190,7 +190,7 @@ def _come_back(root: str, names: collections.deque[str]) -> None:
         if not names:
             raise FileRefused(OUTSIDE)
         try:  # one name at a time, so a long path costs its length, not its square
-            real = os.path.realpath(os.path.join(real, names.popleft()), strict=True)
+            real = os.path.realpath(os.path.join(real, names.popleft()))
         except OSError:  # no such directory, a loop, a name that changed...
             raise FileRefused(OUTSIDE) from None
 
