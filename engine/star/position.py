@@ -77,6 +77,13 @@ class Position:
         history = self.history
         return len(history) >= 2 and history[-1][1] == PASS and history[-2][1] == PASS
 
+    def over_reason(self) -> str | None:
+        """Why the game is over (``the board is full``, ``both players
+        passed``), or None while it goes on."""
+        if not self.is_over():
+            return None
+        return "the board is full" if self._empty_count == 0 else "both players passed"
+
     def legal_moves(self) -> list[int]:
         """The empty cells in board order (pass is always legal too, but not listed);
         nothing once the game is over."""
@@ -100,8 +107,7 @@ class Position:
         elif colour not in (BLACK, WHITE):
             raise IllegalMove(f"no such colour {colour!r}")
         if self.is_over():
-            why = "the board is full" if self._empty_count == 0 else "both players passed"
-            raise IllegalMove(f"the game is over: {why}")
+            raise IllegalMove(f"the game is over: {self.over_reason()}")
         if move != PASS:
             if not isinstance(move, int) or not 0 <= move < len(self.board):
                 raise IllegalMove(f"no cell {move!r} on this board")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
+from stargtp.engine.colour import BLACK, WHITE, colour_name
 from stargtp.engine.errors import GameError
 from stargtp.engine.star import Position, score
 from stargtp.engine.star.diagram import text_legend, text_picture
@@ -44,8 +44,7 @@ def game_state(position: Position) -> str:
     """How the game stands: over (and why) with its number of moves, or who is to move."""
     moves = plural(len(position.history), "move")
     if position.is_over():
-        why = "the board is full" if EMPTY not in position.board else "two passes in a row"
-        return f"game over ({why}) after {moves}"
+        return f"game over ({position.over_reason()}) after {moves}"
     return f"to move: {colour_name(position.to_move)}, after {moves}"
 
 

@@ -40,7 +40,7 @@ from typing import Any
 FORMAT = "stargtp-match-results/2"
 """The ``format`` field of the header; bumped if the record layout changes."""
 FORMAT_1 = "stargtp-match-results/1"
-"""Files of versions before 0.3: game keys numbered from 0 within each pairing
+"""Files of versions before 0.2.0: game keys numbered from 0 within each pairing
 (``"A vs B #0"``), no ``number`` field. Still read and resumed: the runner
 numbers their records again (:func:`~stargtp.protocol.tools.match.settings.numbered`),
 and resuming one marks its header with :data:`FORMAT`, so that an older
@@ -206,7 +206,7 @@ class ResultsFile:
 
     @property
     def old_numbering(self) -> bool:
-        """Whether the file's games were numbered by a version before 0.3."""
+        """Whether the file's games were numbered by a version before 0.2.0."""
         return self.header.get("format") == FORMAT_1
 
     def append(self, record: dict[str, Any]) -> None:

@@ -387,7 +387,7 @@ def game_key(first: str, second: str, number: int) -> str:
 def numbered(records: list[dict[str, Any]], settings: MatchSettings) -> list[dict[str, Any]]:
     """``records`` of the match ``settings`` describe with their ``key`` and
     ``number`` as this version numbers games, from each record's pairing and
-    round. Results files written before version 0.3 numbered keys from 0
+    round. Results files written before version 0.2.0 numbered keys from 0
     within each pairing (``"A vs B #0"``); their records are read this way, so
     such a match resumes, and reports, in today's numbering. Records of a
     pairing the match does not have are left out."""
