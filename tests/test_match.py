@@ -13,7 +13,6 @@ seconds. The other timeouts only catch hangs.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import random
@@ -35,38 +34,21 @@ from stargtp.protocol.clock import TimeControl
 from stargtp.protocol.controller import EngineSpec
 from stargtp.protocol.stats import Sprt, Tally
 from stargtp.protocol.tools.match import (CRASH, GENMOVE_ERROR, ILLEGAL_MOVE, MALFORMED_MOVE, PROTOCOL_ERROR, REJECTED_MOVE,
-                                          TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, run_match, save_sgf,
+                                          TIMEOUT, EngineEntry, MatchSettings, deal, format_summary, save_sgf,
                                           schedule, summarise, tally_of)
 from stargtp.protocol.tools.match.referee import RefereeClock
 from stargtp.protocol.tools.match.results import ResultsError, read_results
+from tests.match_helpers import FAKE_ENGINE, HANG_GUARD, fake, play, settings
 
 ROOT = Path(__file__).resolve().parents[1]
-FAKE_ENGINE = str(ROOT / "tests" / "fake_engines" / "fake_engine.py")
 FAULT_TIMEOUT = 3.0
 """The move timeout where a test needs one: the scripted engines answer in
 milliseconds even on a loaded machine, and a faulty one never answers."""
-HANG_GUARD = 300
-"""Seconds a subprocess may run before the test gives up on it: only a hang
-ever comes near it."""
 
 
 def random_player(seed: int, *extra: str) -> str:
     return shlex.join([sys.executable, "-m", "stargtp.protocol.cli", "serve", "--player", "random", "--seed", str(seed),
                        *extra])
-
-
-def fake(*options: str) -> str:
-    return shlex.join([sys.executable, FAKE_ENGINE, *options])
-
-
-def settings(black: str, white: str, **options) -> MatchSettings:
-    options.setdefault("size", 4)
-    engines = (EngineEntry("A", EngineSpec.parse(black)), EngineEntry("B", EngineSpec.parse(white)))
-    return MatchSettings(engines=engines, **options)
-
-
-def play(match: MatchSettings, **options):
-    return asyncio.run(run_match(match, **options))
 
 
 def replay_is_legal(record: dict) -> None:
@@ -1242,7 +1224,7 @@ def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.Capture
     assert '<a href="rr.sgf">every game (SGF collection)</a>' in page
     assert all(f'<a href="rr-sgf/{r["key"].replace(" vs ", "_vs_").replace(" #", "_")}.sgf">{r["key"]}</a>' in page
                for r in records)
-    assert page.count("<svg") == 2 and f"<td>score</td>" not in page and "<td class=name>score</td><td>12</td>" in page
+    assert page.count("<svg") == 2 and "<td>score</td>" not in page and "<td class=name>score</td><td>12</td>" in page
     # The plot: each engine's joint rating after every game, the last the table's.
     label, series, _ = trajectory_series(records, match)
     assert label == "joint rating (Elo)" and [name for name, _ in series] == ["r1", "r2", "r3"]

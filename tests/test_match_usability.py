@@ -11,10 +11,10 @@ milliseconds); nothing here depends on speed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -22,29 +22,14 @@ from pathlib import Path
 import pytest
 
 from stargtp.protocol.controller import EngineSpec, GtpController, ProtocolError
-from stargtp.protocol.tools.match import PROTOCOL_ERROR, EngineEntry, MatchSettings, format_summary, run_match
+from stargtp.protocol.tools.match import PROTOCOL_ERROR, MatchSettings, format_summary
 from stargtp.protocol.tools.match.report import PairingSummary, Progress, summarise
 from stargtp.protocol.tools.match.results import read_results
+from tests.match_helpers import HANG_GUARD, fake, play, settings
 
 ROOT = Path(__file__).resolve().parents[1]
-FAKE_ENGINE = str(ROOT / "tests" / "fake_engines" / "fake_engine.py")
-HANG_GUARD = 300
-"""Seconds a subprocess may run before the test gives up on it: only a hang
-ever comes near it."""
-
-
-def fake(*options: str) -> str:
-    return shlex.join([sys.executable, FAKE_ENGINE, *options])
-
-
-def two_engines(black: str, white: str, **options) -> MatchSettings:
-    options.setdefault("size", 3)
-    engines = (EngineEntry("A", EngineSpec.parse(black)), EngineEntry("B", EngineSpec.parse(white)))
-    return MatchSettings(engines=engines, **options)
-
-
-def play(match: MatchSettings, **options):
-    return asyncio.run(run_match(match, **options))
+two_engines = functools.partial(settings, size=3)
+"""The match settings of two engines, on 3 rings unless told."""
 
 
 def cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
