@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Iterator
 
 import pytest
@@ -28,7 +29,7 @@ import pytest
 if not os.environ.get("CI"):
     pytest.importorskip("distributed")
 
-from test_match import HANG_GUARD, ROOT, fake  # noqa: E402
+from tests.match_helpers import HANG_GUARD, ROOT, fake  # noqa: E402
 
 from stargtp.protocol.tools.match import cli  # noqa: E402
 
@@ -143,6 +144,30 @@ def _wait_for(path: Path, process: subprocess.Popen) -> tuple[int, int]:
     return engine, parent
 
 
+def _kill_hung_workers(command: list[str], workers: list[subprocess.Popen], hangs: tuple[Path, ...],
+                       before_kill: Callable[[int], None] = lambda index: None) -> tuple[str, list[int]]:
+    """Run the match ``command``; each time the scripted engine of the next
+    once-file of ``hangs`` hangs, call ``before_kill(index)`` and SIGKILL the
+    Dask worker playing that game. The match must then end with status 0:
+    its output, and the pids of the workers killed."""
+    runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = []
+    try:
+        for index, hung in enumerate(hangs):
+            _, worker_pid = _wait_for(hung, runner)
+            before_kill(index)
+            victim, = [w for w in workers if w.pid == worker_pid]
+            victim.send_signal(signal.SIGKILL)
+            killed.append(worker_pid)
+        out, err = runner.communicate(timeout=HANG_GUARD)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert runner.returncode == 0, err
+    return out, killed
+
+
 def test_a_game_whose_worker_is_killed_is_played_again_and_recorded_once(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     hung = tmp_path / "hung"
@@ -155,17 +180,7 @@ def test_a_game_whose_worker_is_killed_is_played_again_and_recorded_once(tmp_pat
     with dask_cluster(tmp_path) as (address, workers):
         command = _match(results, "--cluster", address, "--concurrency", "2", "--move-timeout", "600",
                          engines=(("A", fake("--seed", "1{slot}")), ("B", hang)), games=8)
-        runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            _, worker_pid = _wait_for(hung, runner)
-            victim, = [w for w in workers if w.pid == worker_pid]
-            victim.send_signal(signal.SIGKILL)
-            out, err = runner.communicate(timeout=HANG_GUARD)
-        finally:
-            if runner.poll() is None:
-                runner.kill()
-                runner.wait()
-        assert runner.returncode == 0, err
+        out, _ = _kill_hung_workers(command, workers, (hung,))
     lines = _lines(results)
     assert sorted(r["round"] for r in lines) == list(range(8))  # every game, each exactly once
     assert all(r["reason"] == "score" and len(r["moves"]) == 50 for r in lines)
@@ -195,22 +210,12 @@ def test_killed_workers_replay_no_finished_game_one_slot(tmp_path: Path) -> None
     with dask_cluster(tmp_path, workers=3) as (address, workers):
         command = _match(results, "--cluster", address, "--concurrency", "1", "--move-timeout", "600", "--quiet",
                          "--size", "3", engines=engines, games=8)
-        runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        killed = []
-        try:
-            for hung, recorded in ((first, 2), (second, 5)):
-                _, worker_pid = _wait_for(hung, runner)
-                # a slot submits its next game once the last one is recorded
-                assert [r["round"] for r in _lines(results)] == list(range(recorded))
-                victim, = [w for w in workers if w.pid == worker_pid]
-                victim.send_signal(signal.SIGKILL)
-                killed.append(worker_pid)
-            _, err = runner.communicate(timeout=HANG_GUARD)
-        finally:
-            if runner.poll() is None:
-                runner.kill()
-                runner.wait()
-        assert runner.returncode == 0, err
+
+        def recorded_so_far(index: int) -> None:
+            # a slot submits its next game once the last one is recorded
+            assert [r["round"] for r in _lines(results)] == list(range((2, 5)[index]))
+
+        _, killed = _kill_hung_workers(command, workers, (first, second), recorded_so_far)
     assert len(set(killed)) == 2
     assert [r["round"] for r in _lines(results)] == list(range(8))
     assert _games_started(log) == 8 + 2
@@ -227,17 +232,7 @@ def test_a_killed_worker_replays_no_finished_game_two_slots(tmp_path: Path) -> N
     with dask_cluster(tmp_path, workers=3) as (address, workers):
         command = _match(results, "--cluster", address, "--concurrency", "2", "--move-timeout", "600", "--quiet",
                          "--size", "3", engines=engines, games=10)
-        runner = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            _, worker_pid = _wait_for(hung, runner)
-            victim, = [w for w in workers if w.pid == worker_pid]
-            victim.send_signal(signal.SIGKILL)
-            _, err = runner.communicate(timeout=HANG_GUARD)
-        finally:
-            if runner.poll() is None:
-                runner.kill()
-                runner.wait()
-        assert runner.returncode == 0, err
+        _kill_hung_workers(command, workers, (hung,))
     assert sorted(r["round"] for r in _lines(results)) == list(range(10))
     assert _games_started(log) == 10 + 1
 
