@@ -96,9 +96,10 @@ def read_record(text: str):
     raise failure
 
 
-def new_position(game: str, size: int | None = None):
+def new_position(game: str, size: int | None = None, options: dict[str, bool] | None = None):
     """An empty position of ``game`` on a board of ``size`` (the game's default
-    when None). Raises GameError for an unknown game and BadSize for a size the
-    game does not support."""
-    return find_game(game).new_position(size)
+    when None), with ``options`` (:attr:`Game.options`) where given. Raises
+    GameError for an unknown game or option and BadSize for a size the game
+    does not support."""
+    return find_game(game).new_position(size, options)
 

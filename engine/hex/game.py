@@ -3,7 +3,7 @@ about Hex, in one object (:data:`HEX`)."""
 
 from __future__ import annotations
 
-from stargtp.engine.connection.descriptor import connection_game
+from stargtp.engine.connection.descriptor import connection_game, swap_option
 from stargtp.engine.game import moves_left_from_cells
 from stargtp.engine.hex.geometry import DEFAULT_SIZE, SIZES
 from stargtp.engine.hex.position import Position
@@ -20,6 +20,7 @@ HEX = connection_game(
     default_size=DEFAULT_SIZE,
     position=Position,
     moves_left=_moves_left,
+    options=(swap_option("the stone stays, black's, and white moves again (the players exchange colours)"),),
 )
 
 Position.rules = HEX

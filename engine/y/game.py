@@ -3,7 +3,7 @@ about the game of Y, in one object (:data:`Y`)."""
 
 from __future__ import annotations
 
-from stargtp.engine.connection.descriptor import connection_game
+from stargtp.engine.connection.descriptor import connection_game, swap_option
 from stargtp.engine.game import moves_left_from_cells
 from stargtp.engine.y.geometry import DEFAULT_SIZE, SIZES
 from stargtp.engine.y.position import Position
@@ -20,6 +20,7 @@ Y = connection_game(
     default_size=DEFAULT_SIZE,
     position=Position,
     moves_left=_moves_left,
+    options=(swap_option("the stone turns white where it is and black moves"),),
 )
 
 Position.rules = Y
