@@ -260,6 +260,10 @@ class Game:
     """A position from SGF text; GameError when unreadable."""
     sgf_number: int | None = None
     """The game's ``GM[n]`` number in SGF records."""
+    claims_record: Callable[[str], bool] | None = None
+    """For games that share a ``GM[n]`` number (Hex and Y: ``GM[11]``, as
+    HexGui writes both): ``SGF text -> whether it is this game's record``;
+    None: every record with the game's number is."""
     commands: tuple[str, ...] = ()
     """Protocol commands that work only in this game (``list_stars``)."""
     move_hint: str = ""

@@ -7,6 +7,7 @@ from stargtp.engine.connection.descriptor import connection_game, swap_option
 from stargtp.engine.game import moves_left_from_cells
 from stargtp.engine.y.geometry import DEFAULT_SIZE, SIZES
 from stargtp.engine.y.position import Position
+from stargtp.engine.y.sgf import GM_NUMBER, is_mine, read_sgf, write_sgf
 
 
 def _moves_left(size: int, plies: int) -> int:
@@ -20,6 +21,11 @@ Y = connection_game(
     default_size=DEFAULT_SIZE,
     position=Position,
     moves_left=_moves_left,
+    write_record=write_sgf,
+    read_record=read_sgf,
+    sgf_number=GM_NUMBER,
+    claims_record=is_mine,
+    commands=("printsgf",),
     options=(swap_option("the stone turns white where it is and black moves"),),
 )
 
