@@ -249,6 +249,10 @@ def test_result_is_the_winner_without_a_margin() -> None:
                                          "  winning group: a1 a2"]
     assert report.to_json(position) == {"reason": "black joined north and south", "group": ["a1", "a2"]}
     assert position.legal_moves() == [] and not position.is_legal(position.parse_move("b2"))
+    fresh = HexPosition(2)
+    assert not fresh.is_legal(True) and not fresh.is_legal(-1) and not fresh.is_legal(4)  # 4: swap, off
+    with pytest.raises(IllegalMove):
+        fresh.play(True)
 
 
 def test_board_text() -> None:

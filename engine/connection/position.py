@@ -139,9 +139,10 @@ class ConnectionPosition:
     def is_legal(self, move: int, colour: int | None = None) -> bool:
         if self.is_over() or colour not in (None, BLACK, WHITE):
             return False
-        if move == self.geometry.swap_move:
+        if move == self.geometry.swap_move and not isinstance(move, bool):
             return self._swap_open() and colour in (None, self.to_move)
-        return isinstance(move, int) and 0 <= move < len(self.board) and self.board[move] == EMPTY
+        return (isinstance(move, int) and not isinstance(move, bool) and 0 <= move < len(self.board)
+                and self.board[move] == EMPTY)
 
     def _swap_open(self) -> bool:
         """The swap rule is on and this is the answer to the first move of a
