@@ -1,6 +1,7 @@
 """What a game is, for everything outside its own package: one descriptor.
 
-Each game package (``engine/star``, ``engine/amazons``) builds one
+Each game package (``engine/star``, ``engine/amazons``, ``engine/hex``,
+``engine/y``) builds one
 :class:`Game` in its ``game.py`` and sets it as its position class's
 ``rules``; :mod:`stargtp.engine.games` lists them. The search, the server, the match
 runner, the console and the pictures ask the descriptor (``position.rules``)
