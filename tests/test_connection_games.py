@@ -396,6 +396,17 @@ def test_protocol_plays_hex_and_y() -> None:
     assert answers[6] == "= (;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[2]BOARD[Y]RE[B+]\n;B[a2]\n;W[b2]\n;B[a1]\n)"
 
 
+def test_protocol_loads_hexgui_records_as_the_game_they_are() -> None:
+    answers = gtp([f"stargtp-loadsgf-text {HEXGUI_GAME.replace(chr(10), ' ')})", "game", "query_boardsize",
+                   "play b a1", "stargtp-loadsgf-text (;GM[11]SZ[4]BOARD[Y];B[b3];W[swap])", "game",
+                   "showboard", "genmove b"], "star")
+    assert answers[:4] == ["=", "= hex", "= 11", "="]
+    assert answers[4:6] == ["=", "= y"]
+    assert answers[6] == ("=\n     1  .  1\n    2  . .  2\n   3  . O .  3\n  4  . . . .  4\n"
+                          "     a b c d\nto move: black (X)  moves: 2  swap rule: on")  # b3 turned white
+    assert answers[7].startswith("= ")
+
+
 def test_descriptors() -> None:
     for game, name in ((HEX, "hex"), (Y, "y")):
         assert find_game(name) is game and game.sgf_number == 11 and game.no_move(None, 0.0) is None
