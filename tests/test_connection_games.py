@@ -404,7 +404,7 @@ def test_protocol_loads_hexgui_records_as_the_game_they_are() -> None:
     assert answers[4:6] == ["=", "= y"]
     assert answers[6] == ("=\n     1  .  1\n    2  . .  2\n   3  . O .  3\n  4  . . . .  4\n"
                           "     a b c d\nto move: black (X)  moves: 2  swap rule: on")  # b3 turned white
-    assert answers[7].startswith("= ")
+    assert answers[7].startswith("= ")  # the worker rebuilt the position with the swap rule on
 
 
 def test_descriptors() -> None:
