@@ -237,7 +237,7 @@ def test_results_file_komi_is_the_caption_komi(tmp_path, capsys):
     ("game amazons\nsize 6\nb1-b7/b2\n", "input:3: b1-b7/b2:"),
     ('{"type": "header"}\n', "input: no game record in the file"),
     ('{"moves": []}\nnot json\n', "input:2: not a JSON record"),
-    ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])"),
+    ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11], y: GM[11])"),
     ("(;GM[18]SZ[9])", "input: SZ[9]: Amazons is played here on (6, 8, 10) boards"),
     ("(;GM[2004]SZ[4];B[S40];W[s40])", "input: move 2 (W[s40]): S40 is occupied"),
     ("(;GM[2004]SZ[4]AB[S40])", "input: node 0: AB: *Star records have no set-up"),

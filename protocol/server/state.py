@@ -36,7 +36,9 @@ class GtpState:
 
     def snapshot(self) -> GameState:
         """What a worker needs to rebuild the position: game, size, the moves
-        as text and the set-up they start from."""
+        as text, the set-up they start from and the game's options (Hex's
+        swap rule, from the descriptor's ``options_of``)."""
         position = self.position
         moves = tuple((colour, position.format_move(move)) for colour, move in position.history)
-        return GameState(position.game, position.size, moves, position.setup())
+        options = tuple(sorted(position.rules.options_of(position).items()))
+        return GameState(position.game, position.size, moves, position.setup(), options)
