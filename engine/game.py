@@ -277,6 +277,11 @@ class Game:
     options_of: Callable[[Position], dict[str, bool]] = no_options
     """``position -> {name: value}``: the options a position is played with
     (every one of :attr:`options`), e.g. after reading a record."""
+    resign_below: float | None = None
+    """The default of the server's ``resign`` setting: ``genmove`` answers
+    ``resign`` when a real search gives the side to move a win rate below
+    this (docs/protocol.md); None: this game never resigns a game that goes
+    on (*Star passes and is scored, the Amazons play to the end)."""
 
     def option(self, name: str) -> GameOption:
         """The option called ``name``; GameError when the game has none."""

@@ -120,7 +120,7 @@ class Session:
     """The dispatcher of one controller's conversation."""
 
     def __init__(self, config: SessionConfig = SessionConfig()) -> None:
-        self.state = GtpState(config.game, config.size)
+        self.state = GtpState(config.game, config.size, dict(config.rules))
         self.search = SearchService(config, self.state)
         self.files = (config.read_files, config.file_dir)
         self.quit_requested = False

@@ -71,11 +71,14 @@ class GameState:
     setup: tuple | None = None
     """``(board, to_move)`` the moves start from when that is not the game's
     usual start (an Amazons record loaded with ``loadsgf``)."""
+    options: tuple[tuple[str, bool], ...] = ()
+    """The game's options (``rules.options_of``: Hex's swap rule) as
+    ``(name, value)`` pairs; empty for a game without options."""
 
     @property
     def start(self) -> tuple:
-        """What the moves start from: game, size and set-up."""
-        return (self.game, self.size, self.setup)
+        """What the moves start from: game, size, set-up and options."""
+        return (self.game, self.size, self.setup, self.options)
 
 
 @dataclass(frozen=True)
@@ -161,21 +164,21 @@ class _WorkerGame:
 
     def __init__(self) -> None:
         self.position: Any = None
-        self.setup: tuple | None = None
+        self.start: tuple | None = None
         self.moves: list[tuple[int, str]] = []
 
     def sync(self, state: GameState) -> Any:
         from stargtp.engine.games import find_game
 
         position = self.position
-        if position is None or (position.game, position.size, self.setup) != state.start:
+        if position is None or self.start != state.start:
             rules = find_game(state.game)
             if state.setup is None:
-                position = rules.new_position(state.size)
+                position = rules.new_position(state.size, dict(state.options))
             else:
                 position = rules.from_setup(*state.setup)
             self.position = position
-            self.setup = state.setup
+            self.start = state.start
             self.moves = []
         wanted = state.moves
         common = 0
