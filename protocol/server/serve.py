@@ -168,6 +168,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
                         help="close a TCP connection that sent no command and ran nothing for S"
                              f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
+    parser.add_argument("--status-space", action="store_true",
+                        help="answer an empty result '= ' with a space, not '=' (older HexGui"
+                             " builds take '=' alone for an invalid response)")
     parser.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_SECONDS, metavar="S",
                         help="close a TCP connection that sends bytes but completes no command (or sends"
                              " nothing after connecting) for S seconds (default"
@@ -185,7 +188,7 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
         if not os.path.isdir(args.file_dir):
             raise ValueError(f"--file-dir {args.file_dir!r} is not a directory")
         file_dir = os.path.realpath(args.file_dir)
-    return replace(engine_config_from_args(args), file_dir=file_dir)
+    return replace(engine_config_from_args(args), file_dir=file_dir, status_space=args.status_space)
 
 
 def run(args: argparse.Namespace) -> int:
