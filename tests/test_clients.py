@@ -64,7 +64,7 @@ def test_quarry_conversation_byte_for_byte():
     assert "set_game" in listed and "list_games" in listed
     assert all(" " not in line and line for line in responses[3][2:-2].split("\n"))
     # list_games: one game a line; Quarry looks its own names up in them.
-    assert responses[4] == "= Star\nAmazons\n\n"
+    assert responses[4] == "= " + "\n".join(game.gtp_name for game in GAME_LIST) + "\n\n"  # Star, Amazons, ...
     # set_game, boardsize, clear_board, time_settings, play, time_left: an empty
     # answer is what Quarry checks for (change_client_integer_parameter).
     assert responses[5:11] == ["=\n\n"] * 6
@@ -128,7 +128,7 @@ def test_set_game_of_a_game_we_do_not_play_is_an_error_and_changes_nothing():
                       "set_game", "set_game Amazons Star", "game", "query_boardsize",
                       "stargtp-position"])
     assert responses[3:8] == [
-        "? unknown game Go (known: Star, Amazons)\n\n",
+        f"? unknown game Go (known: {', '.join(game.gtp_name for game in GAME_LIST)})\n\n",
         "? syntax error: expected 1 argument\n\n",
         "? syntax error: expected 1 argument\n\n",
         "= amazons\n\n", "= 6\n\n"]
