@@ -278,10 +278,11 @@ class Game:
     """``position -> {name: value}``: the options a position is played with
     (every one of :attr:`options`), e.g. after reading a record."""
     resign_below: float | None = None
-    """The default of the server's ``resign`` setting: ``genmove`` answers
-    ``resign`` when a real search gives the side to move a win rate below
-    this (docs/protocol.md); None: this game never resigns a game that goes
-    on (*Star passes and is scored, the Amazons play to the end)."""
+    """The win rate below which the search resigns when its ``resign``
+    parameter is ``game`` (the default): ``genmove`` answers ``resign`` once
+    real searches give the side to move less than this (docs/protocol.md,
+    docs/search.md); None: this game never resigns a game that goes on
+    (*Star passes and is scored, the Amazons play to the end)."""
 
     def option(self, name: str) -> GameOption:
         """The option called ``name``; GameError when the game has none."""
