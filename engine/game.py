@@ -278,6 +278,12 @@ class Game:
     options_of: Callable[[Position], dict[str, bool]] = no_options
     """``position -> {name: value}``: the options a position is played with
     (every one of :attr:`options`), e.g. after reading a record."""
+    resign_below: float | None = None
+    """The win rate below which the search resigns when its ``resign``
+    parameter is ``game`` (the default): ``genmove`` answers ``resign`` once
+    real searches give the side to move less than this (docs/protocol.md,
+    docs/search.md); None: this game never resigns a game that goes on
+    (*Star passes and is scored, the Amazons play to the end)."""
 
     def option(self, name: str) -> GameOption:
         """The option called ``name``; GameError when the game has none."""

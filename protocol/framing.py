@@ -247,12 +247,19 @@ def clean_result(text: str) -> str:
     )
 
 
-def format_success(command_id: str | None, result: str) -> str:
-    """``=id result`` plus the blank line; ``=id`` alone when the result is empty."""
+def format_success(command_id: str | None, result: str, status_space: bool = False) -> str:
+    """``=id result`` plus the blank line; ``=id`` alone when the result is
+    empty or starts on the next line, ``=id `` with the space instead when
+    ``status_space`` is set (``stargtp serve --status-space``: controllers
+    that look for ``= `` to tell a success, as older HexGui builds do).
+
+    >>> format_success(None, ""), format_success(None, "", status_space=True)
+    ('=\\n\\n', '= \\n\\n')
+    """
     result = clean_result(result)
     head = "=" if command_id is None else "=" + command_id
     if not result or result[0] == "\n":
-        return head + result + "\n\n"
+        return head + (" " if status_space else "") + result + "\n\n"
     return head + " " + result + "\n\n"
 
 

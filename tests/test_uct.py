@@ -284,8 +284,9 @@ def test_resigns_only_after_several_low_win_rates():
 
 def test_resign_count_restarts_in_a_new_game():
     player = make_player("uct", seed=1, resign="0.99", resign_moves="2")
-    assert player.genmove(Position(3), Limits(playouts=50)).move is not None
-    assert player.genmove(Position(4), Limits(playouts=50)).move is not None
+    # 100 playouts: a shorter search does not count towards resigning at all.
+    assert player.genmove(Position(3), Limits(playouts=100)).move is not None
+    assert player.genmove(Position(4), Limits(playouts=100)).move is not None
 
 
 def test_never_resigns_by_default():

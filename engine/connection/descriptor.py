@@ -5,6 +5,7 @@ in every field the two games have in common."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from stargtp.engine.colour import BLACK
@@ -25,6 +26,23 @@ def score_estimate(position: Any, colour: int, komi: float) -> float | None:
     if winner is None:
         return None
     return 1.0 if winner == colour else -1.0
+
+
+def analysis(position: Any, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
+    """``ownership O1 O2 ...``: one value per cell in board order (HexGui's
+    order: row by row from ``a1``), each in -1..1 from ``colour``'s side (1:
+    ``colour`` holds the cell at the end of every playout); nothing when the
+    search counted no ownership (a finished game)."""
+    if not ownership:
+        return ""
+    sign = 1 if colour == BLACK else -1
+    return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
+
+
+RESIGN_BELOW = 0.05
+"""A side resigns when a real search gives it less than a 5% chance: Hex
+has no pass and no score, so a lost game only ends by resigning or by
+playing it out (docs/protocol.md, ``genmove``)."""
 
 
 def options_of(position: Any) -> dict[str, bool]:
@@ -63,6 +81,8 @@ def connection_game(*, position: type, **fields: Any) -> Game:
         move_hint="a cell label such as c4",
         human_colour=BLACK,
         options_of=options_of,
+        analysis=analysis,
+        resign_below=RESIGN_BELOW,
     )
     shared.update(fields)
     return Game(**shared)

@@ -69,9 +69,17 @@ def _hooks_for(geo: Board) -> TreeHooks:
     def playout(position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
         return random_fill(position, rng)
 
-    return TreeHooks(geo.bits, bit_index.__getitem__, playout)
+    return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
+                     tuple((cell.index, bit_index[cell.index]) for cell in geo.cells))
+
+
+def black_cells(black: int, white: int) -> int:
+    """For analysis: what black owns at the end of a playout, its cells
+    (the board is full, so white owns the rest)."""
+    return black
 
 
 def tree_hooks(position) -> TreeHooks:
-    """The hooks for ``position``'s board: AMAF masks are the cells' bits."""
+    """The hooks for ``position``'s board: AMAF masks are the cells' bits;
+    ownership is reported for every cell, in board order."""
     return _hooks_for(position.geometry)

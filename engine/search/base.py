@@ -247,6 +247,23 @@ class Player:
         raise NotImplementedError
 
 
+GAME_DEFAULT = "game"
+"""The text of a parameter value that the game decides (``resign game``)."""
+
+
+def win_rate_or_game(text: str) -> float | None:
+    """A win rate from 0 to 1, or ``game`` (None): the game's own default."""
+    if text.strip().lower() == GAME_DEFAULT:
+        return None
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(text)
+    return value
+
+
+win_rate_or_game.__name__ = "a win rate from 0 to 1 or game"
+
+
 def parse_value(kind: type, text: str) -> Any:
     if kind is bool:
         word = text.strip().lower()
@@ -267,4 +284,6 @@ def parse_value(kind: type, text: str) -> Any:
 def format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None:
+        return GAME_DEFAULT
     return str(value)

@@ -45,8 +45,12 @@ from typing import Any, Callable
 from stargtp.engine.colour import BLACK
 from stargtp.engine.game import TreeHooks
 from stargtp.engine.search.base import (Budget, Limits, SearchResult, follows, never_stop, root_lead,
-                                        start_key)
+                                        start_key, win_rate_or_game)
 from stargtp.engine.search.tree import TreePlayer, most_visited
+
+RESIGN_MIN_PLAYOUTS = 100
+"""A search of fewer playouts (a forced move, a hurried answer) is no
+ground to resign on: it neither resigns nor counts towards ``resign_moves``."""
 
 FIELD_BYTES = 4
 """Bytes per AMAF counter: 32-bit fields overflow only after 2**31 playouts
@@ -427,7 +431,7 @@ class UctPlayer(TreePlayer):
         "rescore_share": (float, 0.05),
         "max_nodes": (int, 20000),
         "reuse": (bool, True),
-        "resign": (float, 0.0),
+        "resign": (win_rate_or_game, None),
         "resign_moves": (int, 3),
         "komi": (float, 0.0),
         "ownership": (bool, False),
@@ -495,7 +499,7 @@ class UctPlayer(TreePlayer):
             variations=tree.variations(),
             ownership=tree.ownership(),
         )
-        if self._should_resign(position, winrate):
+        if self._should_resign(position, winrate if budget.done >= RESIGN_MIN_PLAYOUTS else None):
             result.move = None
         return result
 
@@ -503,9 +507,13 @@ class UctPlayer(TreePlayer):
         return Tree(Node(position.to_move), position.rules.tree_hooks(position), self.rng)
 
     def _should_resign(self, position, winrate: float | None) -> bool:
-        """True once the win rate has stayed below ``resign`` for
-        ``resign_moves`` searches in a row of the same game."""
+        """True once the win rate has stayed below ``resign`` (``game``: the
+        game's ``rules.resign_below``, 0 when it has none) for
+        ``resign_moves`` searches in a row of the same game; ``winrate``
+        None (no real search) starts the count again."""
         threshold = self.values["resign"]
+        if threshold is None:
+            threshold = position.rules.resign_below or 0.0
         key = start_key(position)
         history = list(position.history)
         old = self._low_history

@@ -186,8 +186,35 @@ GOGUI_ANALYZE = (
 to move); only those whose command works in the current game are listed."""
 
 
+HEXGUI_ANALYZE = (
+    ("string", "Final score", "final_score"),
+    ("plist", "Legal moves", "all_legal %m"),
+    ("string", "Is legal", "is_legal %m %p"),
+    ("string", "Board", "showboard"),
+    ("string", "Search settings", "stargtp-param"),
+    ("string", "Rules", "stargtp-rules"),
+    ("string", "Game", "game"),
+    ("string", "SGF record", "printsgf"),
+)
+"""HexGui's analyze menu (``hexgui/htp/AnalyzeDefinition.java``): the same
+``TYPE/LABEL/COMMAND`` lines, with HexGui's types (``plist``: the points of
+the answer are highlighted) and wildcards (``%m``: the colour to move, ``b``
+or ``w``; ``%p``: the selected cell); only those whose command works in the
+current game are listed."""
+
+
+def menu(session: Session, entries: tuple[tuple[str, str, str], ...]) -> str:
+    """The menu lines of ``entries`` whose command works in the current game."""
+    available = set(session.registry.names(session.state.position.game))
+    return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in entries
+                     if command.split()[0] in available)
+
+
 def gogui_analyze_commands(session: Session, args: Args) -> str:
     expect_count(args, 0)
-    available = set(session.registry.names(session.state.position.game))
-    return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in GOGUI_ANALYZE
-                     if command.split()[0] in available)
+    return menu(session, GOGUI_ANALYZE)
+
+
+def hexgui_analyze_commands(session: Session, args: Args) -> str:
+    expect_count(args, 0)
+    return menu(session, HEXGUI_ANALYZE)

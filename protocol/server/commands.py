@@ -26,8 +26,8 @@ from stargtp.engine.games import GAME_LIST, games, read_record
 from stargtp.protocol import __version__
 from stargtp.protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error, with_reason
-from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_commands, kata_analyze,
-                                              lz_analyze)
+from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_commands,
+                                              hexgui_analyze_commands, kata_analyze, lz_analyze)
 from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
                                                parse_colour_arg, parse_int, parse_number)
 from stargtp.protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
@@ -311,6 +311,30 @@ async def stargtp_param(session: Session, args: Args) -> str:
     return ""
 
 
+def stargtp_rules(session: Session, args: Args) -> str:
+    """List, read or set the current game's rules (its options, ``swap``)."""
+    expect_count(args, 0, 1, 2)
+    position = session.state.position
+    rules = position.rules
+    values = rules.options_of(position)
+    if not args:
+        return "\n".join(f"{name} {_on_off(value)}" for name, value in values.items())
+    if args[0] not in values:
+        known = ", ".join(values) or "none"
+        raise GtpError(f"unknown rule {args[0]} ({rules.title} rules: {known})")
+    if len(args) == 1:
+        return _on_off(values[args[0]])
+    try:
+        session.state.set_rule(args[0], args[1])
+    except GameError as exc:
+        raise GtpError(f"cannot change rule: {exc}") from None
+    return ""
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
 def gogui_interrupt(session: Session, args: Args) -> str:
     """Advertises that ``# interrupt`` is honoured; the command itself does nothing."""
     expect_count(args, 0)
@@ -377,6 +401,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("stargtp-loadsgf-text", loadsgf_text),
     ("stargtp-svg", svg),
     ("stargtp-param", stargtp_param),
+    ("stargtp-rules", stargtp_rules),
     ("lz-analyze", lz_analyze),
     ("query_boardsize", query_boardsize),
     ("get_komi", get_komi),
@@ -386,6 +411,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("genmove_analyze", genmove_analyze),
     ("kata-genmove_analyze", genmove_analyze),
     ("gogui-analyze_commands", gogui_analyze_commands),
+    ("hexgui-analyze_commands", hexgui_analyze_commands),
     ("stargtp-geometry", stargtp_geometry),
     ("stargtp-position", stargtp_position),
 )

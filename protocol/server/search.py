@@ -64,6 +64,12 @@ class SessionConfig:
     """Per-move time limit when no clock is set."""
     params: tuple[tuple[str, str], ...] = ()
     """Player parameters, passed to ``make_player``."""
+    status_space: bool = False
+    """Answer an empty result ``= `` (with the space), not ``=``
+    (``--status-space``, for controllers such as older HexGui builds)."""
+    rules: tuple[tuple[str, bool], ...] = ()
+    """Game options on or off (``--rule swap=on``), for every new board of a
+    game that has them (``stargtp-rules``)."""
     read_files: bool = True
     """Whether file commands (``loadsgf``) may read files at all: true for the
     local controller on stdin, false over TCP unless ``file_dir`` is given."""

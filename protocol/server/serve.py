@@ -18,7 +18,7 @@ import sys
 from dataclasses import replace
 
 from stargtp.engine.errors import GameError
-from stargtp.engine.games import GAME_LIST, games, new_position
+from stargtp.engine.games import GAME_LIST, find_game, games, new_position
 from stargtp.engine.players import check_plays, make_player, players
 from stargtp.protocol.server.session import SessionConfig, default_player
 from stargtp.protocol.server.stdio import serve_stdio
@@ -97,6 +97,25 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
                              " stops early once its move cannot change")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="player parameter (repeatable)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule of the game on or off, e.g. swap=on (Hex's and Y's swap"
+                             " rule; repeatable; stargtp-rules lists them)")
+
+
+def parse_rules(game: str, items: list[str]) -> tuple[tuple[str, bool], ...]:
+    """``--rule NAME=VALUE`` options as ``(name, on)`` pairs; ValueError
+    for a malformed item, a rule ``game`` does not have, or a value that
+    is not on or off."""
+    rules = {}
+    for item in items:
+        rule_name, equals, value = item.partition("=")
+        if not equals or not rule_name:
+            raise ValueError(f"--rule wants NAME=VALUE, not {item!r}")
+        try:
+            rules[rule_name] = find_game(game).option(rule_name).parse(value)
+        except GameError as exc:
+            raise ValueError(str(exc)) from None
+    return tuple(rules.items())
 
 
 def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
@@ -109,6 +128,7 @@ def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
         if not equals or not param_name:
             raise ValueError(f"--param wants NAME=VALUE, not {item!r}")
         params.append((param_name, value))
+    rules = parse_rules(args.game, args.rule)
     if args.workers < 1:
         raise ValueError("--workers must be at least 1")
     if args.playouts is not None and args.playouts < 1:
@@ -117,7 +137,8 @@ def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
         raise ValueError("--seconds must be a positive number of seconds")
     config = SessionConfig(game=args.game, size=args.size, seed=args.seed,
                            player=args.player or default_player(), workers=args.workers,
-                           playouts=args.playouts, seconds=args.seconds, params=tuple(params))
+                           playouts=args.playouts, seconds=args.seconds, params=tuple(params),
+                           rules=rules)
     try:
         new_position(config.game, config.size)
     except GameError as exc:
@@ -147,6 +168,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_SECONDS, metavar="S",
                         help="close a TCP connection that sent no command and ran nothing for S"
                              f" seconds (default {DEFAULT_IDLE_SECONDS:g}; 0: never)")
+    parser.add_argument("--status-space", action="store_true",
+                        help="answer an empty result '= ' with a space, not '=' (older HexGui"
+                             " builds take '=' alone for an invalid response)")
     parser.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_SECONDS, metavar="S",
                         help="close a TCP connection that sends bytes but completes no command (or sends"
                              " nothing after connecting) for S seconds (default"
@@ -164,7 +188,7 @@ def config_from_args(args: argparse.Namespace) -> SessionConfig:
         if not os.path.isdir(args.file_dir):
             raise ValueError(f"--file-dir {args.file_dir!r} is not a directory")
         file_dir = os.path.realpath(args.file_dir)
-    return replace(engine_config_from_args(args), file_dir=file_dir)
+    return replace(engine_config_from_args(args), file_dir=file_dir, status_space=args.status_space)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -120,7 +120,7 @@ class Session:
     """The dispatcher of one controller's conversation."""
 
     def __init__(self, config: SessionConfig = SessionConfig()) -> None:
-        self.state = GtpState(config.game, config.size)
+        self.state = GtpState(config.game, config.size, dict(config.rules))
         self.search = SearchService(config, self.state)
         self.files = (config.read_files, config.file_dir)
         self.quit_requested = False
@@ -170,7 +170,7 @@ class Session:
             result = entry.handler(command.args)
         except Exception as error:
             return Outcome(self._failure(command.id, command.name, error))
-        return Outcome(format_success(command.id, result))
+        return Outcome(format_success(command.id, result, self.config.status_space))
 
     async def _execute_async(self, command_id: str | None, name: str, work: Awaitable[str],
                              stream: Stream | None) -> str:
@@ -186,7 +186,7 @@ class Session:
                 self._stream = None
         if stream is not None and stream.started:
             return "\n"
-        return format_success(command_id, result)
+        return format_success(command_id, result, self.config.status_space)
 
     def _failure(self, command_id: str | None, name: str, error: Exception) -> str:
         message = failure_message(error)

@@ -72,8 +72,8 @@ class GameState:
     """``(board, to_move)`` the moves start from when that is not the game's
     usual start (an Amazons record loaded with ``loadsgf``)."""
     options: tuple[tuple[str, bool], ...] = ()
-    """The game's options the position is played with, ``(name, value)``
-    sorted (``Game.options_of``: Hex's swap rule); () for none."""
+    """The game's options (``rules.options_of``: Hex's swap rule) as
+    ``(name, value)`` pairs; empty for a game without options."""
 
     @property
     def start(self) -> tuple:
@@ -164,23 +164,21 @@ class _WorkerGame:
 
     def __init__(self) -> None:
         self.position: Any = None
-        self.setup: tuple | None = None
-        self.options: tuple = ()
+        self.start: tuple | None = None
         self.moves: list[tuple[int, str]] = []
 
     def sync(self, state: GameState) -> Any:
         from stargtp.engine.games import find_game
 
         position = self.position
-        if position is None or (position.game, position.size, self.setup, self.options) != state.start:
+        if position is None or self.start != state.start:
             rules = find_game(state.game)
             if state.setup is None:
                 position = rules.new_position(state.size, dict(state.options))
             else:
                 position = rules.from_setup(*state.setup)
             self.position = position
-            self.setup = state.setup
-            self.options = state.options
+            self.start = state.start
             self.moves = []
         wanted = state.moves
         common = 0
