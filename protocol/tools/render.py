@@ -6,7 +6,8 @@ A record is one of:
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
 * an SGF file of a game that has records, or a collection of them (the match
   runner's records file: ``--record`` picks a game by number or its ``GN``) (*Star, ``GM[2004]``; the Amazons,
-  ``GM[18]``), read by the game its ``GM`` names (:func:`stargtp.engine.games.read_record`);
+  ``GM[18]``; Hex and Y, ``GM[11]``, Y's marked ``BOARD[Y]``), read by the game its ``GM`` names
+  (:func:`stargtp.engine.games.read_record`);
   its ``RE`` is the recorded result and its ``KM`` the komi of the caption;
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
   ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
@@ -267,7 +268,7 @@ def caption_for(position: Any, record: GameRecord, komi: float | None, final: bo
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="RECORD",
-                        help="record: results file (JSON lines), SGF (*Star or Amazons), or move list;"
+                        help="record: results file (JSON lines), SGF (of any game with records), or move list;"
                              " - for stdin")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="SVG file to write (default, or -: stdout)")
@@ -282,10 +283,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=None,
                         help="komi for the caption's *Star score (default: the record's, else 0)")
-    parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size in pixels")
+    parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size / cell spacing in pixels")
     parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
     parser.add_argument("--no-stars", dest="stars", action="store_false",
                         help="*Star: no star / owned-peri overlay")
+    parser.add_argument("--no-group", dest="group", action="store_false",
+                        help="Hex and Y: do not outline the winning group")
     parser.add_argument("--dead", dest="dead", action="store_true", default=None,
                         help="*Star: mark dead groups even before the game is over")
     parser.add_argument("--no-dead", dest="dead", action="store_false", help="*Star: never mark dead groups")
@@ -295,11 +298,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace, drawing: Drawing) -> dict[str, Any]:
     """The drawing options given on the command line that the game's picture
-    takes (``--no-stars`` and ``--dead`` are *Star's only)."""
+    takes (``--no-stars`` and ``--dead`` are *Star's only, ``--no-group``
+    Hex and Y's)."""
     options: dict[str, Any] = {"labels": args.labels}
     if args.unit is not None:
         options["unit"] = args.unit
-    options.update(stars=args.stars, dead=args.dead)
+    options.update(stars=args.stars, dead=args.dead, group=args.group)
     return {name: value for name, value in options.items() if name in drawing.options}
 
 
