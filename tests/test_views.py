@@ -182,7 +182,8 @@ def test_hex_two_by_two_geometry_by_hand() -> None:
     assert [(e["name"], e["owners"]) for e in data["edges"]] == [
         ("north", ["black"]), ("east", ["white"]), ("south", ["black"]), ("west", ["white"])]
     assert data["goals"] == {"black": ["north", "south"], "white": ["west", "east"]}
-    assert (data["game"], data["size"], data["shape"], data["unit"], data["ownership"]) == ("hex", 2, "rhombus", 32.0, [])
+    assert (data["game"], data["size"], data["shape"], data["unit"], data["ownership"]) == ("hex", 2, "rhombus", 32.0,
+                                                                                         ["a1", "b1", "a2", "b2"])
     assert (data["radius"], data["cell_radius"]) == (12.8, 18.48)
     assert (data["viewBox"], data["width"], data["height"]) == svg_view(answers[2])
 
