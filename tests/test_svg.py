@@ -200,3 +200,75 @@ def test_amazons_after_moves():
     marked = parse(amazons_svg(position, marks=[move], labels=False))
     assert [e.get("data-square") for e in with_class(marked, "mark")] == [names[move[2]]]
     assert not with_class(marked, "coordinate")
+
+
+# -- the palette and the clickable points -----------------------------------------------
+
+
+def _pictures() -> list[str]:
+    """Pictures of both games with every kind of element: a full, scored
+    *Star board with dead groups and marks, an Amazons game with arrows and
+    marks, and an empty board."""
+    rng = random.Random(8)
+    star = Position(4)
+    while not star.is_over():
+        star.play(rng.choice(star.legal_moves()))
+    amazons = AmazonsPosition(6)
+    for _ in range(6):
+        amazons.play(rng.choice(amazons.legal_moves()))
+    return [star_svg(star, dead=True, marks=[0], caption="x"),
+            amazons_svg(amazons, marks=[amazons.legal_moves()[0]], caption="x"), star_svg(Position(3))]
+
+
+def test_every_colour_is_a_palette_colour_tied_to_its_variable() -> None:
+    """Each colour a picture paints with is one of PALETTE's, and the
+    picture's style sheet sets exactly that colour from its variable, with
+    the colour itself as the fallback (so standalone it looks the same)."""
+    import re
+
+    from stargtp.protocol.pictures.svg import PALETTE
+
+    by_colour = {colour: name for name, colour in PALETTE.items()}
+    used = set()
+    for text in _pictures():
+        root = parse(text)
+        style = "".join(e.text or "" for e in root.iter() if e.tag.endswith("style"))
+        rules = dict(((a, c), (p, v)) for a, c, p, v in
+                     re.findall(r'\[(fill|stroke)="(#[0-9a-f]{6})"\]\{(fill|stroke):([^}]*)\}', style))
+        assert len(rules) == 2 * len(PALETTE)
+        for (attribute, colour), (prop, value) in rules.items():
+            assert prop == attribute and value == f"var(--stargtp-{by_colour[colour]},{colour})"
+        for element in root.iter():
+            for attribute in ("fill", "stroke"):
+                value = element.get(attribute)
+                if value is not None and value != "none":
+                    assert value in by_colour, (element.get("class"), attribute, value)
+                    used.add(value)
+        assert "#" not in re.sub(r'(fill|stroke)="#[0-9a-f]{6}"|<style>.*?</style>', "", text)
+    assert used == set(PALETTE.values())  # and every palette colour is used
+
+
+def test_palette_css_sets_every_variable() -> None:
+    from stargtp.protocol.pictures.svg import PALETTE, palette_css
+
+    lines = palette_css().splitlines()
+    assert lines[0] == ":root {" and lines[-1] == "}"
+    assert lines[1:-1] == [f"  --stargtp-{name}: {colour};" for name, colour in PALETTE.items()]
+
+
+def test_every_point_carries_data_point() -> None:
+    """Each cell, stone, square, amazon and arrow names its point in
+    data-point (its move text), the same as its data-cell / data-square;
+    nothing else does."""
+    star_text, amazons_text, _ = _pictures()
+    star_root, amazons_root = parse(star_text), parse(amazons_text)
+    points = [e for e in star_root.iter() if e.get("data-point") is not None]
+    assert sorted(e.get("data-point") for e in points) == sorted(geometry(4).labels)
+    assert all(e.get("data-point") == e.get("data-cell") for e in points)
+    assert {c for e in points for c in e.get("class").split()} <= {"cell", "corner", "stone", "black", "white", "dead"}
+    points = [e for e in amazons_root.iter() if e.get("data-point") is not None]
+    squares = [e.get("data-point") for e in points if "square" in e.get("class").split()]
+    assert len(squares) == 36 and len(set(squares)) == 36
+    pieces = [e for e in points if "square" not in e.get("class").split()]
+    assert sorted(e.get("class") for e in pieces) == sorted(["amazon white"] * 4 + ["amazon black"] * 4 + ["arrow"] * 6)
+    assert all(e.get("data-point") == e.get("data-square") for e in points)

@@ -91,7 +91,9 @@ def expected_star(rings: int) -> dict:
                       "neighbours": [geo.labels[n] for n in geo.neighbours[cell]],
                       "pericell": ring == rings, "corner": ring == rings and label[2] == "0"})
     return {"game": "star", "size": rings, "viewBox": view, "width": width, "height": height,
-            "unit": 36.0, "radius": 13.32, "cells": cells}
+            "unit": 36.0, "radius": 13.32, "cells": cells,
+            # the points of the analysis's ownership values: the pericells, in board order
+            "ownership": [cell["label"] for cell in cells if cell["pericell"]]}
 
 
 @pytest.mark.parametrize("rings", [2, 4])
@@ -127,7 +129,7 @@ def test_star_geometry_is_consistent(rings: int) -> None:
     # The picture draws every cell where the geometry says.
     svg = talk(f"boardsize {rings}", "stargtp-svg")[1]
     drawn = dict((m[0], (float(m[1]), float(m[2])))
-                 for m in re.findall(r'class="cell[^"]*" data-cell="([^"]+)" cx="([^"]+)" cy="([^"]+)"', svg))
+                 for m in re.findall(r'class="cell[^"]*" data-cell="([^"]+)" data-point="\1" cx="([^"]+)" cy="([^"]+)"', svg))
     assert drawn == {c["label"]: (c["x"], c["y"]) for c in cells}
     assert (data["viewBox"], data["width"], data["height"]) == svg_view(svg)
 
@@ -145,11 +147,11 @@ def test_amazons_geometry_exact() -> None:
     squares = [{"name": f"{'abcdef'[c]}{r + 1}", "column": c, "row": r,
                 "x": 40.0 * c + 20, "y": 40.0 * (5 - r) + 20} for r in range(6) for c in range(6)]
     expected = {"game": "amazons", "size": 6, "viewBox": [-24.0, -24.0, 288.0, 288.0],
-                "width": 288, "height": 288, "unit": 40.0, "squares": squares}
+                "width": 288, "height": 288, "unit": 40.0, "squares": squares, "ownership": []}
     assert answers[1] == compact(expected)
     assert svg_view(answers[2]) == (expected["viewBox"], 288, 288)
     drawn = dict((m[0], (float(m[1]) + 20, float(m[2]) + 20))
-                 for m in re.findall(r'class="square [a-z]+" data-square="([^"]+)" x="([^"]+)" y="([^"]+)"',
+                 for m in re.findall(r'class="square [a-z]+" data-square="([^"]+)" data-point="\1" x="([^"]+)" y="([^"]+)"',
                                      answers[2]))
     assert drawn == {s["name"]: (s["x"], s["y"]) for s in squares}
 
@@ -175,8 +177,8 @@ def test_star_position_after_a_few_moves() -> None:
                     "board": {"black": ["*40", "*41"], "white": ["S41"]},
                     "moves": [["black", "*40"], ["white", "S41"], ["black", "*41"]],
                     "over": False, "komi": 2.5,
-                    "score": {**report.to_json(reference), "result": answers[6]}}
-    assert list(data) == ["game", "size", "to_move", "board", "moves", "over", "komi", "score"]
+                    "score": {**report.to_json(reference), "result": answers[6]}, "territory": None}
+    assert list(data) == ["game", "size", "to_move", "board", "moves", "over", "komi", "score", "territory"]
     assert answers[5] == compact(data)
 
 
@@ -222,11 +224,13 @@ def test_amazons_position_mid_game_and_finished() -> None:
     assert start == {"game": "amazons", "size": 6, "to_move": "white",
                      "board": {"black": ["a5", "f5", "b6", "e6"], "white": ["b1", "e1", "a2", "f2"],
                                "arrows": []},
-                     "moves": [], "over": False, "komi": 0.0, "score": None}
+                     "moves": [], "over": False, "komi": 0.0, "score": None,
+                     "territory": queen_territory_by_hand(start["board"], 6)}
     assert after["board"] == {"black": ["a5", "f5", "b6", "e6"], "white": ["e1", "a2", "b2", "f2"],
                               "arrows": ["b3"]}
     assert after["moves"] == [["white", "b1-b2/b3"]] and after["to_move"] == "black"
     assert after["score"] is None  # cannot be scored yet
+    assert after["territory"] == queen_territory_by_hand(after["board"], 6)
 
     rng = random.Random(3)
     position = AmazonsPosition(6)
@@ -239,6 +243,42 @@ def test_amazons_position_mid_game_and_finished() -> None:
     assert data["over"] is True and data["to_move"] == COLOUR[position.to_move]
     assert len(data["board"]["arrows"]) == len(position.history)
     assert data["score"] == {**report.to_json(position), "result": answers[-1]}
+    assert data["territory"] == queen_territory_by_hand(data["board"], 6)
+    # Once the regions are separated, the expected territory is the score's.
+    assert {colour: len(squares) for colour, squares in data["territory"].items()} == data["score"]["territory"]
+
+
+def queen_territory_by_hand(board: dict, size: int) -> dict:
+    """The slow, plain reference for ``territory``: for each colour the queen
+    distance of every empty square (breadth first over queen moves through
+    empty squares), and the squares one colour reaches strictly sooner."""
+    names = [f"{'abcdefghij'[c]}{r + 1}" for r in range(size) for c in range(size)]
+    occupied = {name for squares in board.values() for name in squares}
+
+    def distances(sources: list[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        frontier = sources
+        step = 0
+        while frontier:
+            step += 1
+            following = []
+            for name in frontier:
+                column, row = "abcdefghij".index(name[0]), int(name[1:]) - 1
+                for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+                    c, r = column + dc, row + dr
+                    while 0 <= c < size and 0 <= r < size and names[r * size + c] not in occupied:
+                        square = names[r * size + c]
+                        if square not in found:
+                            found[square] = step
+                            following.append(square)
+                        c, r = c + dc, r + dr
+            frontier = following
+        return found
+
+    black, white = distances(board["black"]), distances(board["white"])
+    far = 10 ** 6
+    return {"black": [s for s in names if black.get(s, far) < white.get(s, far)],
+            "white": [s for s in names if white.get(s, far) < black.get(s, far)]}
 
 
 # -- errors and other games ------------------------------------------------------------
@@ -260,3 +300,41 @@ def test_a_game_without_a_board_view() -> None:
     assert answers[0] == "? stargtp-geometry is only available for star, amazons"
     assert answers[1] == "? stargtp-position is only available for star, amazons"
     assert "stargtp-geometry" not in answers[2] and "stargtp-position" not in answers[2]
+
+
+# -- stargtp-games ----------------------------------------------------------------------
+
+STAR_ENTRY = {"name": "star", "gtp_name": "Star", "title": "*Star", "sizes": [2, 3, 4, 5, 6, 7, 8, 9, 10],
+              "default_size": 10, "size_word": "rings", "first": "black", "pass": "pass",
+              "move_hint": "a cell label such as S43, or pass", "human": "black", "parts": 1,
+              "separators": [], "picture": True, "records": True}
+AMAZONS_ENTRY = {"name": "amazons", "gtp_name": "Amazons", "title": "Amazons", "sizes": [6, 8, 10],
+                 "default_size": 10, "size_word": "squares a side", "first": "white", "pass": None,
+                 "move_hint": "from-to/arrow, such as d1-d7/g7", "human": "white", "parts": 3,
+                 "separators": ["-", "/"], "picture": True, "records": True}
+
+
+def test_games_lists_every_game_and_the_current_one() -> None:
+    answers = talk("stargtp-games", "boardsize 4", "stargtp-games", "game amazons", "stargtp-games",
+                   "stargtp-games now")
+    assert answers[0] == compact({"games": [STAR_ENTRY, AMAZONS_ENTRY], "game": "star", "size": 10})
+    assert json.loads(answers[2])["size"] == 4
+    assert answers[4] == compact({"games": [STAR_ENTRY, AMAZONS_ENTRY], "game": "amazons", "size": 10})
+    assert answers[5] == "? syntax error: expected no arguments"
+
+
+def test_games_lists_a_registered_game_from_its_descriptor() -> None:
+    third_game.register()
+    try:
+        answers = talk("stargtp-games", "list_commands", game=third_game.NAME)
+    finally:
+        third_game.unregister()
+    data = json.loads(answers[0])
+    assert (data["game"], data["size"]) == (third_game.NAME, 3)
+    assert data["games"][:2] == [STAR_ENTRY, AMAZONS_ENTRY]
+    assert data["games"][2] == {
+        "name": "tictactoe", "gtp_name": "TicTacToe", "title": "Tic-tac-toe", "sizes": [3, 4], "default_size": 3,
+        "size_word": "squares a side", "first": "black", "pass": None,
+        "move_hint": third_game.TICTACTOE.move_hint, "human": "black", "parts": 1, "separators": [],
+        "picture": False, "records": False}
+    assert "stargtp-games" in answers[1].split()

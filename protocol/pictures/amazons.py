@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from stargtp.engine.colour import BLACK, WHITE, colour_name
 from stargtp.protocol.pictures.svg import (
     LAST_MOVE,
+    MARK,
+    MARK_GREEN,
+    PALETTE,
     STONE_EDGE,
     STONE_FILL,
     Drawing,
@@ -19,10 +22,12 @@ from stargtp.protocol.pictures.svg import (
     text_width,
 )
 
-LIGHT_SQUARE = "#f0d9b5"
-DARK_SQUARE = "#b58863"
-ARROW_FILL = "#a4262c"
-HIGHLIGHT = "#f6e05e"
+LIGHT_SQUARE = PALETTE["square-light"]
+DARK_SQUARE = PALETTE["square-dark"]
+FRAME = PALETTE["frame"]
+ARROW_FILL = PALETTE["arrow"]
+ARROW_EDGE = PALETTE["arrow-edge"]
+HIGHLIGHT = PALETTE["highlight"]
 
 
 def _crown(x: float, y: float, size: float) -> str:
@@ -63,10 +68,11 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
         light = (geo.column(square) + geo.row(square)) % 2 == 1
         squares.append(element("rect", {
             "class": "square light" if light else "square dark", "data-square": geo.names[square],
+            "data-point": geo.names[square],
             "x": x, "y": y, "width": u, "height": u, "fill": LIGHT_SQUARE if light else DARK_SQUARE}))
     body.append(element("g", {"class": "squares"}, "".join(squares)))
     body.append(element("rect", {"class": "frame", "x": 0.0, "y": 0.0, "width": size * u, "height": size * u,
-                                 "fill": "none", "stroke": "#5a4126", "stroke-width": 0.04 * u}))
+                                 "fill": "none", "stroke": FRAME, "stroke-width": 0.04 * u}))
 
     last = position.history[-1][1] if (last_move and position.history) else None
     if last is not None:
@@ -81,12 +87,12 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
             for y in (size * u + 0.42 * u, -0.18 * u):
                 body.append(element("text", {
                     "class": "coordinate", "x": column * u + u / 2, "y": y, "font-size": 0.34 * u,
-                    "text-anchor": "middle", "fill": "#5a4126"}, geo.names[column][0]))
+                    "text-anchor": "middle", "fill": FRAME}, geo.names[column][0]))
         for row in range(size):
             for x in (-0.3 * u, size * u + 0.3 * u):
                 body.append(element("text", {
                     "class": "coordinate", "x": x, "y": (size - 1 - row) * u + u / 2 + 0.12 * u,
-                    "font-size": 0.34 * u, "text-anchor": "middle", "fill": "#5a4126"}, str(row + 1)))
+                    "font-size": 0.34 * u, "text-anchor": "middle", "fill": FRAME}, str(row + 1)))
 
     for square in range(geo.square_count):
         contents = position.board[square]
@@ -94,11 +100,12 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
         cx, cy = centre(square)
         if contents == ARROW:
             body.append(element("circle", {
-                "class": "arrow", "data-square": geo.names[square], "cx": cx, "cy": cy, "r": 0.3 * u,
-                "fill": ARROW_FILL, "stroke": "#5c1014", "stroke-width": 0.04 * u}))
+                "class": "arrow", "data-square": geo.names[square], "data-point": geo.names[square], "cx": cx, "cy": cy, "r": 0.3 * u,
+                "fill": ARROW_FILL, "stroke": ARROW_EDGE, "stroke-width": 0.04 * u}))
         elif contents in (BLACK, WHITE):
             body.append(element("path", {
                 "class": f"amazon {colour_name(contents)}", "data-square": geo.names[square],
+                "data-point": geo.names[square],
                 "d": _crown(x, y, u), "fill": STONE_FILL[contents], "stroke": STONE_EDGE[contents],
                 "stroke-width": 0.045 * u, "stroke-linejoin": "round"}))
 
@@ -106,7 +113,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
         (x0, y0), (x1, y1) = centre(a), centre(b)
         return element("line", {
             "class": f"move-line {kind}", "x1": x0, "y1": y0, "x2": x1, "y2": y1,
-            "stroke": "#1f6feb" if kind != "marked" else "#2f9e44", "stroke-width": 0.07 * u,
+            "stroke": MARK if kind != "marked" else MARK_GREEN, "stroke-width": 0.07 * u,
             "stroke-linecap": "round", "opacity": 0.75,
             "stroke-dasharray": f"{number(0.12 * u)},{number(0.1 * u)}" if dashed else None})
 
@@ -116,7 +123,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, marks: Sequen
         x, y = corner(move[2])
         body.append(element("rect", {
             "class": "mark", "data-square": geo.names[move[2]], "x": x + 0.08 * u, "y": y + 0.08 * u,
-            "width": 0.84 * u, "height": 0.84 * u, "fill": "none", "stroke": "#2f9e44", "stroke-width": 0.08 * u}))
+            "width": 0.84 * u, "height": 0.84 * u, "fill": "none", "stroke": MARK_GREEN, "stroke-width": 0.08 * u}))
 
     if last is not None:
         body.append(flight(last[0], last[1], "amazon-path", False))
@@ -189,5 +196,36 @@ def contents_json(position) -> dict:
     return found
 
 
+def territory_json(position) -> dict[str, list[str]]:
+    """The expected territory, square by square: the empty squares each
+    colour's amazons reach in fewer queen moves than the other's (ties and
+    squares nobody reaches count for nobody). Its counts are the analysis's
+    ``territory`` field (:func:`stargtp.engine.amazons.evaluation.queen_territory`,
+    which counts the same masks); once the regions are separated they are
+    the score's territories.
+
+    >>> from stargtp.engine.amazons import Position
+    >>> {colour: len(squares) for colour, squares in territory_json(Position(6)).items()}
+    {'black': 4, 'white': 4}
+    """
+    from stargtp.engine.amazons.evaluation import queen_distance_layers
+
+    geo = position.geometry
+    empty = geo.full_mask & ~position.occupied
+    layers = {colour: queen_distance_layers(geo.mask_of(position.amazons(colour)), empty, geo)
+              for colour in (BLACK, WHITE)}
+    found: dict[str, list[str]] = {}
+    for colour in (BLACK, WHITE):
+        mine, theirs = layers[colour], layers[3 - colour]
+        reached_by_them = 0
+        nearer = 0
+        for k, layer in enumerate(mine):
+            if k < len(theirs):
+                reached_by_them |= theirs[k]
+            nearer |= layer & ~reached_by_them
+        found[colour_name(colour)] = [geo.names[s] for s in range(geo.square_count) if nearer >> s & 1]
+    return found
+
+
 DRAWING = Drawing(draw, status, frozenset(("labels", "last_move", "marks", "caption", "title", "unit")),
-                  geometry_json, contents_json)
+                  geometry_json, contents_json, territory_json)

@@ -24,6 +24,8 @@ from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
 from stargtp.engine.star.diagram import corner_point, star_layout
 from stargtp.protocol.pictures.svg import (
     LAST_MOVE,
+    MARK,
+    PALETTE,
     STONE_EDGE,
     STONE_FILL,
     Drawing,
@@ -36,11 +38,12 @@ from stargtp.protocol.pictures.svg import (
     text_width,
 )
 
-BACKGROUND = "#ecd3a0"
-LINE = "#6b5234"
-BRIDGE_FILL = "#d9a93c"
-TEXT_ON = {BLACK: "#f0f0f0", WHITE: "#202020", EMPTY: "#7a6445"}
-NEUTRAL_QUARK = "#ecd3a0"
+BACKGROUND = PALETTE["board"]
+LINE = PALETTE["board-line"]
+BRIDGE_FILL = PALETTE["board-accent"]
+TEXT_ON = {BLACK: PALETTE["label-black"], WHITE: PALETTE["label-white"], EMPTY: PALETTE["label-empty"]}
+NEUTRAL_QUARK = BACKGROUND
+BOND = {BLACK: STONE_FILL[BLACK], WHITE: PALETTE["bond-white"]}
 
 ARMS = "*STAR"
 
@@ -145,10 +148,11 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
                         (x0, y0), (x1, y1) = at(cell), at(other)
                         parts.append(element("line", {
                             "class": "bond", "x1": x0, "y1": y0, "x2": x1, "y2": y1,
-                            "stroke": STONE_FILL[info.colour] if info.colour == BLACK else "#9a9a9a",
+                            "stroke": BOND[info.colour],
                             "stroke-width": 0.16 * u, "stroke-linecap": "round"}))
             body.append(element("g", {
-                "class": f"star {colour_name(info.colour)}", "id": f"star-{index + 1}",
+                "class": f"star {colour_name(info.colour)} score", "id": f"star-{index + 1}",
+                "data-score-item": f"stars.{index}",
                 "data-peris": len(info.pericells), "data-quarks": info.quarks}, "".join(parts)))
 
     # Quarks: a diamond beyond each corner pericell, filled by its owner.
@@ -174,19 +178,19 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
         if colour == EMPTY:
             body.append(element("circle", {
                 "class": "cell corner" if geo.is_corner[cell] else "cell",
-                "data-cell": label, "cx": x, "cy": y, "r": 0.3 * u if not geo.is_peri[cell] else 0.33 * u,
+                "data-cell": label, "data-point": label, "cx": x, "cy": y, "r": 0.3 * u if not geo.is_peri[cell] else 0.33 * u,
                 "fill": BACKGROUND, "stroke": LINE, "stroke-width": 0.035 * u}))
         else:
             faded = cell in dead_cells
             body.append(element("circle", {
                 "class": f"stone {colour_name(colour)}" + (" dead" if faded else ""),
-                "data-cell": label, "cx": x, "cy": y, "r": cell_radius,
+                "data-cell": label, "data-point": label, "cx": x, "cy": y, "r": cell_radius,
                 "fill": STONE_FILL[colour], "stroke": STONE_EDGE[colour], "stroke-width": 0.04 * u,
                 "opacity": 0.45 if faded else None}))
             if faded:
                 d = 0.2 * u
                 body.append(element("path", {
-                    "class": "dead-mark", "data-cell": label,
+                    "class": "dead-mark score", "data-cell": label,
                     "d": f"M{number(x - d)},{number(y - d)}L{number(x + d)},{number(y + d)}"
                          f"M{number(x - d)},{number(y + d)}L{number(x + d)},{number(y - d)}",
                     "stroke": LAST_MOVE, "stroke-width": 0.06 * u}))
@@ -199,7 +203,7 @@ def draw(position, *, labels: bool = True, last_move: bool = True, stars: bool =
         x, y = at(cell)
         body.append(element("circle", {
             "class": "mark", "data-cell": geo.labels[cell], "cx": x, "cy": y, "r": 0.45 * u,
-            "fill": "none", "stroke": "#1f6feb", "stroke-width": 0.08 * u, "stroke-dasharray": f"{number(0.15 * u)}"}))
+            "fill": "none", "stroke": MARK, "stroke-width": 0.08 * u, "stroke-dasharray": f"{number(0.15 * u)}"}))
 
     if last_move and position.history:
         colour, move = position.history[-1]

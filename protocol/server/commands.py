@@ -31,7 +31,7 @@ from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_com
 from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
                                                parse_colour_arg, parse_int, parse_number)
 from stargtp.protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
-from stargtp.protocol.server.views import stargtp_geometry, stargtp_position
+from stargtp.protocol.server.views import stargtp_games, stargtp_geometry, stargtp_position
 
 if TYPE_CHECKING:
     from stargtp.protocol.server.session import Session
@@ -388,6 +388,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("gogui-analyze_commands", gogui_analyze_commands),
     ("stargtp-geometry", stargtp_geometry),
     ("stargtp-position", stargtp_position),
+    ("stargtp-games", stargtp_games),
 )
 
 

@@ -74,10 +74,10 @@ def legal_texts(session: Session, colour: int) -> list[str]:
 
 
 _TEMPLATES: dict[tuple[int, int], tuple[Any, list[str]]] = {}
-"""``(id(rules), size) -> (rules, template)``: :func:`_template`'s answers."""
+"""``(id(rules), size) -> (rules, template)``: :func:`move_template`'s answers."""
 
 
-def _template(position: Any) -> list[str]:
+def move_template(position: Any) -> list[str]:
     """The parts and separators of the move text with the most parts at this
     game's start (of this size), the first such in move order: the shape of
     a whole move, e.g. ``d1-a1/b1``. Computed once per game and size."""
@@ -105,7 +105,7 @@ def partial_prefix(position: Any, partial: str) -> str:
     board edges), and written canonically by ``format_move``. A syntax error
     when the game's moves have no parts, or when ``partial`` is not the start
     of a move on this board."""
-    template = _template(position)
+    template = move_template(position)
     whole = (len(template) + 1) // 2
     if whole < 2:
         raise syntax_error(f"{position.rules.title} moves have no parts")

@@ -1,5 +1,9 @@
 """The view commands: everything a front end needs to show a game, over the
-protocol alone, each answer one line of JSON (docs/protocol.md documents both).
+protocol alone, each answer one line of JSON (docs/protocol.md documents them).
+
+* ``stargtp-games``: every game the server plays, with what a front end
+  needs to offer it (names, sizes, who moves first, passing, how a move is
+  written and in how many parts), and the current game and size.
 
 * ``stargtp-geometry``: the board of the current game and size: every point
   with its name, its centre in the coordinates of ``stargtp-svg``'s picture
@@ -25,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from stargtp.engine.colour import colour_name
 from stargtp.engine.errors import GameError
+from stargtp.engine.games import GAME_LIST, find_game
 from stargtp.protocol.server.arguments import Args, expect_count
+from stargtp.protocol.server.queries import move_template
 
 if TYPE_CHECKING:
     from stargtp.protocol.server.session import Session
@@ -42,7 +48,40 @@ def geometry_text(game: str, size: int) -> str:
     nothing else, so it is built once)."""
     from stargtp.protocol.pictures import DRAWINGS
 
-    return to_json({"game": game, "size": size, **DRAWINGS[game].geometry(size)})
+    position = find_game(game).new_position(size)
+    ownership = [position.format_move(point) for point, _ in position.rules.tree_hooks(position).owner_points]
+    return to_json({"game": game, "size": size, **DRAWINGS[game].geometry(size), "ownership": ownership})
+
+
+def game_data(game: Any) -> dict[str, Any]:
+    """One game's entry in ``stargtp-games``, from its descriptor only.
+
+    >>> from stargtp.engine.games import find_game
+    >>> data = game_data(find_game("amazons"))
+    >>> data["first"], data["pass"], data["parts"], data["separators"]
+    ('white', None, 3, ['-', '/'])
+    """
+    from stargtp.protocol.pictures import DRAWINGS
+
+    start = game.new_position()
+    no_move = game.no_move(start, 0.0)
+    template = move_template(start)
+    return {
+        "name": game.name,
+        "gtp_name": game.gtp_name,
+        "title": game.title,
+        "sizes": list(game.sizes),
+        "default_size": game.default_size,
+        "size_word": game.size_word,
+        "first": colour_name(start.to_move),
+        "pass": start.format_move(no_move) if no_move is not None else None,
+        "move_hint": game.move_hint,
+        "human": colour_name(game.human_colour),
+        "parts": (len(template) + 1) // 2,
+        "separators": template[1::2],
+        "picture": game.name in DRAWINGS,
+        "records": game.write_record is not None,
+    }
 
 
 def position_data(position: Any, komi: float) -> dict[str, Any]:
@@ -55,15 +94,17 @@ def position_data(position: Any, komi: float) -> dict[str, Any]:
     except GameError:  # Amazons mid-game: not scorable yet
         score = None
     fmt = position.format_move
+    drawing = DRAWINGS[position.game]
     return {
         "game": position.game,
         "size": position.size,
         "to_move": colour_name(position.to_move),
-        "board": DRAWINGS[position.game].contents(position),
+        "board": drawing.contents(position),
         "moves": [[colour_name(colour), fmt(move)] for colour, move in position.history],
         "over": bool(position.is_over()),
         "komi": komi,
         "score": score,
+        "territory": drawing.territory(position) if drawing.territory is not None else None,
     }
 
 
@@ -82,3 +123,11 @@ def stargtp_position(session: Session, args: Args) -> str:
     expect_count(args, 0)
     return to_json(position_data(session.state.position, session.state.komi))
 
+
+
+def stargtp_games(session: Session, args: Args) -> str:
+    """Every game the server plays and the current game and size, as one line of JSON."""
+    expect_count(args, 0)
+    position = session.state.position
+    return to_json({"games": [game_data(game) for game in GAME_LIST],
+                    "game": position.game, "size": position.size})
