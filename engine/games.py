@@ -5,7 +5,7 @@ Everything outside a game's package reaches the game through its descriptor
 here by name. Adding a game means adding its descriptor to :data:`GAME_LIST`.
 
 >>> [game.name for game in GAME_LIST]
-['star', 'amazons']
+['star', 'amazons', 'hex', 'y']
 >>> new_position("amazons", 6).size
 6
 """
@@ -17,9 +17,11 @@ import re
 from stargtp.engine.amazons import AMAZONS
 from stargtp.engine.errors import GameError
 from stargtp.engine.game import Game
+from stargtp.engine.hex import HEX
 from stargtp.engine.star import STAR
+from stargtp.engine.y import Y
 
-BUILT_IN: tuple[Game, ...] = (STAR, AMAZONS)
+BUILT_IN: tuple[Game, ...] = (STAR, AMAZONS, HEX, Y)
 """The games that come with the engine, the default (``star``) first."""
 
 GAME_LIST: list[Game] = list(BUILT_IN)

@@ -43,7 +43,12 @@ rules page (:data:`GAME_CHECKS`):
   before); ``count_moves`` agrees with the list; the occupied bitboard agrees
   with the board; near misses (random square triples, legal moves with one
   square changed) are legal exactly when listed; a game from the start has
-  at most ``size * size - 8`` moves.
+  at most ``size * size - 8`` moves;
+* Hex and Y (docs/rules-hex.md, docs/rules-y.md): the winner after every
+  ply is the one a from-scratch search of the board finds
+  (tests/connection_reference.py), the game is over exactly when someone has
+  won (a full board always has a winner), the legal moves are the empty
+  cells, and the bit masks agree with the board.
 
 tests/test_conformance.py runs :func:`check_game` on every registered game
 and a few sizes each; tests/test_third_game.py runs it on the third game.
@@ -174,9 +179,27 @@ def amazons_ending(position: Any) -> str:
     return "no move"
 
 
+def connection_checks(position: Any, moves: list, rng: random.Random) -> None:
+    from tests.connection_reference import reference_winner
+
+    board = position.board
+    assert position.winner() == reference_winner(position.geometry, board)
+    assert position.is_over() == (position.winner() is not None)  # a full board is always won
+    assert moves == [c for c, v in enumerate(board) if v == EMPTY] or position.is_over()
+    geo = position.geometry
+    for colour, bits in ((BLACK, position.black_bits), (WHITE, position.white_bits)):
+        assert bits == geo.mask_of(c for c, v in enumerate(board) if v == colour)
+
+
+def connection_ending(position: Any) -> str:
+    return "full board" if EMPTY not in position.board else "connected"
+
+
 GAME_CHECKS: dict[str, tuple[Callable[[Any, list, random.Random], None], Callable[[Any], str]]] = {
     "star": (star_checks, star_ending),
     "amazons": (amazons_checks, amazons_ending),
+    "hex": (connection_checks, connection_ending),
+    "y": (connection_checks, connection_ending),
 }
 """Per game: invariants checked after every ply, and the name of the way a
 finished game ended. A test may know the games; the engine may not."""

@@ -1,0 +1,56 @@
+"""What the Hex and Y descriptors share: the module-level functions of a
+connection game's :class:`stargtp.engine.game.Game` (module-level, so that
+the descriptors pickle by reference), and :func:`connection_game` that fills
+in every field the two games have in common."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stargtp.engine.colour import BLACK
+from stargtp.engine.connection.playout import playout_winner, tree_hooks
+from stargtp.engine.connection.scoring import Score, score
+from stargtp.engine.game import Game
+
+
+def no_move(position: Any, komi: float) -> None:
+    """No pass in a connection game: a player with nothing to play resigns
+    (a game only runs out of moves once it is won)."""
+    return None
+
+
+def score_estimate(position: Any, colour: int, komi: float) -> float | None:
+    """+1 / -1 for ``colour`` once the game is won; None before (no margin)."""
+    winner = position.winner()
+    if winner is None:
+        return None
+    return 1.0 if winner == colour else -1.0
+
+
+def move_playouts(size: int) -> int:
+    """3000 per move on every board (docs/search.md)."""
+    return 3000
+
+
+def connection_game(*, position: type, **fields: Any) -> Game:
+    """A connection game's descriptor: the shared fields, then ``fields``."""
+    shared: dict[str, Any] = dict(
+        gtp_name=fields["title"],
+        size_word="cells a side",
+        position=position,
+        from_setup=position.from_setup,
+        score=score,
+        playout_winner=playout_winner,
+        tree_hooks=tree_hooks,
+        no_move=no_move,
+        move_playouts=move_playouts,
+        strongest_player="uct",
+        score_estimate=score_estimate,
+        move_hint="a cell label such as c4",
+        human_colour=BLACK,
+    )
+    shared.update(fields)
+    return Game(**shared)
+
+
+__all__ = ["Score", "connection_game", "no_move", "score", "score_estimate"]

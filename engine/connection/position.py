@@ -1,0 +1,228 @@
+"""A position on a connection board (Hex, Y): stones, side to move,
+history, play/undo, and the winner found as the moves are played.
+
+One mutable object per game, like *Star's: :meth:`ConnectionPosition.play`
+records the move and :meth:`ConnectionPosition.undo` takes it back exactly;
+every illegal input raises :class:`stargtp.engine.errors.IllegalMove` before
+anything changes. Each game package subclasses it with its name, its
+descriptor (``rules``) and its geometry (``make_geometry``).
+
+The winner is kept incrementally: only the stone just played can complete a
+winning group, so after each stone the position floods that stone's group
+over its colour's bit mask (:meth:`Board.flood`) and checks the edges it
+touches against the colour's goal; the winner of each ply is stacked so that
+undo restores it. tests/connection_reference.py checks this against a
+from-scratch search of the whole board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
+from stargtp.engine.connection.geometry import Board
+from stargtp.engine.connection.diagram import text_picture
+from stargtp.engine.errors import CannotUndo, IllegalMove
+
+
+class ConnectionPosition:
+    """A board of one size, empty or set up, and the moves played on it.
+    Black moves first."""
+
+    game = ""
+    rules = None  # the game's descriptor, set by the game package
+
+    __slots__ = ("geometry", "board", "to_move", "history", "black_bits", "white_bits",
+                 "won", "_empty_count", "_undo", "_setup")
+
+    @staticmethod
+    def make_geometry(size: int) -> Board:
+        """The game's board of ``size`` (BadSize when it has none); set by each game."""
+        raise NotImplementedError
+
+    def __init__(self, size: int | None = None) -> None:
+        self.geometry: Board = self.make_geometry(self.rules.default_size if size is None else size)
+        self.board: list[int] = [EMPTY] * self.geometry.cell_count
+        """Cell index -> EMPTY, BLACK or WHITE."""
+        self.to_move: int = BLACK
+        self.history: list[tuple[int, int]] = []
+        """``(colour, cell)`` of every move played, oldest first."""
+        self.black_bits = 0
+        """Black's stones as a mask of the geometry's bit layout."""
+        self.white_bits = 0
+        self.won: int | None = None
+        """The colour whose group joins its goal edges, once one does."""
+        self._empty_count = self.geometry.cell_count
+        self._undo: list[tuple[int, int | None]] = []  # (to_move, won) before each move
+        self._setup: tuple[tuple[int, ...], int] | None = None
+
+    @classmethod
+    def from_setup(cls, board: Sequence[int], to_move: int):
+        """A position set up with ``board`` (cell contents in board order; its
+        length says the size) and ``to_move``; IllegalMove (a GameError) for
+        contents that fit no board of the game."""
+        sizes = [size for size in cls.rules.sizes if cls.make_geometry(size).cell_count == len(board)]
+        if not sizes:
+            raise IllegalMove(f"no {cls.rules.title} board has {len(board)} cells")
+        position = cls(sizes[0])
+        if to_move not in (BLACK, WHITE) or any(v not in (EMPTY, BLACK, WHITE) for v in board):
+            raise IllegalMove("set-up contents must be empty, black or white")
+        for cell, value in enumerate(board):
+            if value != EMPTY:
+                position._place(cell, value)
+        position.won = position._find_winner()
+        position.to_move = to_move
+        position._setup = (tuple(board), to_move)
+        return position
+
+    def setup(self) -> tuple[tuple[int, ...], int] | None:
+        """``(board, to_move)`` the moves start from when set up, else None."""
+        return self._setup
+
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    # -- moves as text -------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        """A cell label such as ``c4`` (any case); IllegalMove for anything else."""
+        return self.geometry.parse(text)
+
+    def format_move(self, move: int) -> str:
+        return self.geometry.cells[move].label
+
+    # -- rules ---------------------------------------------------------------
+    def is_over(self) -> bool:
+        """One side's group joins its goal edges (a full board always has one)."""
+        return self.won is not None or self._empty_count == 0
+
+    def winner(self) -> int | None:
+        """The colour that has joined its edges, None while nobody has."""
+        return self.won
+
+    def legal_moves(self) -> list[int]:
+        """The empty cells in board order; nothing once the game is over."""
+        if self.is_over():
+            return []
+        return [c for c, v in enumerate(self.board) if v == EMPTY]
+
+    def is_legal(self, move: int, colour: int | None = None) -> bool:
+        if self.is_over() or colour not in (None, BLACK, WHITE):
+            return False
+        return isinstance(move, int) and 0 <= move < len(self.board) and self.board[move] == EMPTY
+
+    def play(self, move: int, colour: int | None = None) -> None:
+        """Place a stone of ``colour`` (default: the side to move) on the empty
+        cell ``move``; its opponent moves next."""
+        if colour is None:
+            colour = self.to_move
+        elif colour not in (BLACK, WHITE):
+            raise IllegalMove(f"no such colour {colour!r}")
+        if self.is_over():
+            raise IllegalMove(f"the game is over: {self.over_reason()}")
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.board):
+            raise IllegalMove(f"no cell {move!r} on this board")
+        if self.board[move] != EMPTY:
+            raise IllegalMove(f"{self.format_move(move)} is occupied")
+        self._undo.append((self.to_move, self.won))
+        self._place(move, colour)
+        if self._connects(move, colour):
+            self.won = colour
+        self.history.append((colour, move))
+        self.to_move = opponent(colour)
+
+    def undo(self) -> None:
+        """Take back the last move exactly, side to move and winner included."""
+        if not self.history:
+            raise CannotUndo("no move to undo")
+        colour, move = self.history.pop()
+        self.board[move] = EMPTY
+        self._empty_count += 1
+        if colour == BLACK:
+            self.black_bits &= ~self.geometry.bit_of[move]
+        else:
+            self.white_bits &= ~self.geometry.bit_of[move]
+        self.to_move, self.won = self._undo.pop()
+
+    def over_reason(self) -> str | None:
+        """Why the game is over (``black joined north and south``), or None."""
+        if self.won is None:
+            return None
+        edges = self.geometry.goals[self.won]
+        joined = ", ".join(edges[:-1]) + " and " + edges[-1]
+        return f"{'black' if self.won == BLACK else 'white'} joined {joined}"
+
+    def _place(self, cell: int, colour: int) -> None:
+        self.board[cell] = colour
+        self._empty_count -= 1
+        if colour == BLACK:
+            self.black_bits |= self.geometry.bit_of[cell]
+        else:
+            self.white_bits |= self.geometry.bit_of[cell]
+
+    def _connects(self, cell: int, colour: int) -> bool:
+        """Whether the group of the stone on ``cell`` joins ``colour``'s goal edges."""
+        geo = self.geometry
+        own = self.black_bits if colour == BLACK else self.white_bits
+        group = geo.flood(geo.bit_of[cell], own)
+        return all(group & geo.edge_bits[edge] for edge in geo.goals[colour])
+
+    def _find_winner(self) -> int | None:
+        """The winner of the whole board, searched from scratch (for a set-up)."""
+        for colour in (BLACK, WHITE):
+            own = self.black_bits if colour == BLACK else self.white_bits
+            left = own
+            while left:
+                low = left & -left
+                group = self.geometry.flood(low, own)
+                if all(group & self.geometry.edge_bits[edge] for edge in self.geometry.goals[colour]):
+                    return colour
+                left &= ~group
+        return None
+
+    def copy(self):
+        """An independent copy (history included) for search."""
+        other = type(self).__new__(type(self))
+        other.geometry = self.geometry
+        other.board = self.board.copy()
+        other.to_move = self.to_move
+        other.history = self.history.copy()
+        other.black_bits = self.black_bits
+        other.white_bits = self.white_bits
+        other.won = self.won
+        other._empty_count = self._empty_count
+        other._undo = self._undo.copy()
+        other._setup = self._setup
+        return other
+
+    def perft(self, depth: int) -> int:
+        """The number of sequences of ``depth`` legal moves from here (a game
+        won sooner ends its sequences there: they are not counted), enumerated
+        with play/undo."""
+        if depth < 0:
+            raise ValueError("perft depth must be >= 0")
+        if depth == 0:
+            return 1
+        moves = self.legal_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            self.play(move)
+            total += self.perft(depth - 1)
+            self.undo()
+        return total
+
+    def render_text(self) -> str:
+        """The board in its true shape (:func:`text_picture`), then who is to move."""
+        lines = text_picture(self)
+        if self.won is not None:
+            lines.append(f"over: {self.over_reason()}  moves: {len(self.history)}")
+        else:
+            lines.append(f"to move: {'black (X)' if self.to_move == BLACK else 'white (O)'}"
+                         f"  moves: {len(self.history)}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        moves = " ".join(f"{'BW'[c - 1]}:{self.format_move(m)}" for c, m in self.history)
+        return f"<{self.game}.Position size={self.size} {moves}>"

@@ -1,0 +1,25 @@
+"""Hex's descriptor: everything the search, the server and the tools know
+about Hex, in one object (:data:`HEX`)."""
+
+from __future__ import annotations
+
+from stargtp.engine.connection.descriptor import connection_game
+from stargtp.engine.game import moves_left_from_cells
+from stargtp.engine.hex.geometry import DEFAULT_SIZE, SIZES
+from stargtp.engine.hex.position import Position
+
+
+def _moves_left(size: int, plies: int) -> int:
+    return moves_left_from_cells(size * size, plies)
+
+
+HEX = connection_game(
+    name="hex",
+    title="Hex",
+    sizes=SIZES,
+    default_size=DEFAULT_SIZE,
+    position=Position,
+    moves_left=_moves_left,
+)
+
+Position.rules = HEX

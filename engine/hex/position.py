@@ -1,0 +1,21 @@
+"""A Hex position: the connection position
+(:class:`stargtp.engine.connection.position.ConnectionPosition`) on the Hex
+board (:func:`stargtp.engine.hex.geometry.geometry`).
+
+>>> p = Position(3)
+>>> p.play(p.parse_move("b2")); p.format_move(p.history[0][1]), p.to_move
+('b2', 2)
+"""
+
+from __future__ import annotations
+
+from stargtp.engine.connection.position import ConnectionPosition
+from stargtp.engine.hex.geometry import geometry
+
+
+class Position(ConnectionPosition):
+    """A Hex board of 1..19 cells a side. Black moves first."""
+
+    game = "hex"
+    __slots__ = ()
+    make_geometry = staticmethod(geometry)

@@ -1,0 +1,25 @@
+"""Y's descriptor: everything the search, the server and the tools know
+about the game of Y, in one object (:data:`Y`)."""
+
+from __future__ import annotations
+
+from stargtp.engine.connection.descriptor import connection_game
+from stargtp.engine.game import moves_left_from_cells
+from stargtp.engine.y.geometry import DEFAULT_SIZE, SIZES
+from stargtp.engine.y.position import Position
+
+
+def _moves_left(size: int, plies: int) -> int:
+    return moves_left_from_cells(size * (size + 1) // 2, plies)
+
+
+Y = connection_game(
+    name="y",
+    title="Y",
+    sizes=SIZES,
+    default_size=DEFAULT_SIZE,
+    position=Position,
+    moves_left=_moves_left,
+)
+
+Position.rules = Y
