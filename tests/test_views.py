@@ -22,6 +22,7 @@ import pytest
 
 from stargtp.engine.amazons import Position as AmazonsPosition
 from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import games
 from stargtp.engine.star import Position as StarPosition
 from stargtp.engine.star.geometry import geometry as star_geometry
 from stargtp.engine.star.diagram import star_layout
@@ -317,9 +318,15 @@ AMAZONS_ENTRY = {"name": "amazons", "gtp_name": "Amazons", "title": "Amazons", "
 def test_games_lists_every_game_and_the_current_one() -> None:
     answers = talk("stargtp-games", "boardsize 4", "stargtp-games", "game amazons", "stargtp-games",
                    "stargtp-games now")
-    assert answers[0] == compact({"games": [STAR_ENTRY, AMAZONS_ENTRY], "game": "star", "size": 10})
+    first, amazons = json.loads(answers[0]), json.loads(answers[4])
+    assert answers[0] == compact(first) and answers[4] == compact(amazons)  # one compact line
+    # Every registered game, in the registry's order; the built-in ones exactly
+    # (the others: test_games_lists_a_registered_game_from_its_descriptor).
+    assert [game["name"] for game in first["games"]] == list(games())
+    assert first["games"][:2] == [STAR_ENTRY, AMAZONS_ENTRY]
+    assert (first["game"], first["size"]) == ("star", 10)
     assert json.loads(answers[2])["size"] == 4
-    assert answers[4] == compact({"games": [STAR_ENTRY, AMAZONS_ENTRY], "game": "amazons", "size": 10})
+    assert amazons == {**first, "game": "amazons", "size": 10}
     assert answers[5] == "? syntax error: expected no arguments"
 
 
@@ -332,7 +339,7 @@ def test_games_lists_a_registered_game_from_its_descriptor() -> None:
     data = json.loads(answers[0])
     assert (data["game"], data["size"]) == (third_game.NAME, 3)
     assert data["games"][:2] == [STAR_ENTRY, AMAZONS_ENTRY]
-    assert data["games"][2] == {
+    assert data["games"][-1] == {
         "name": "tictactoe", "gtp_name": "TicTacToe", "title": "Tic-tac-toe", "sizes": [3, 4], "default_size": 3,
         "size_word": "squares a side", "first": "black", "pass": None,
         "move_hint": third_game.TICTACTOE.move_hint, "human": "black", "parts": 1, "separators": [],
