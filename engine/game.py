@@ -161,6 +161,43 @@ def never_passes(position: Any, komi: float) -> bool:
     return False
 
 
+ON_WORDS = ("on", "true", "yes", "1")
+OFF_WORDS = ("off", "false", "no", "0")
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A rule a game may play with or without (Hex's swap rule): a name, an
+    on/off default and what it does, for ``Game.options``."""
+
+    name: str
+    """Lower-case, one word: ``swap``."""
+    default: bool
+    description: str
+    """For people, one line: what turning it on does."""
+
+    def parse(self, text: str) -> bool:
+        """``on``/``off`` (also ``true``/``false``, ``yes``/``no``, ``1``/``0``,
+        any case) as a bool; GameError for anything else.
+
+        >>> GameOption("swap", False, "").parse("ON"), GameOption("swap", False, "").parse("0")
+        (True, False)
+        """
+        from stargtp.engine.errors import GameError
+
+        word = text.strip().lower()
+        if word in ON_WORDS:
+            return True
+        if word in OFF_WORDS:
+            return False
+        raise GameError(f"option {self.name} is on or off, not {text.strip()!r}")
+
+
+def no_options(position: Any) -> dict[str, bool]:
+    """For games without options: none."""
+    return {}
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything the rest of the engine and the tools know about one game."""
@@ -223,16 +260,44 @@ class Game:
     """A position from SGF text; GameError when unreadable."""
     sgf_number: int | None = None
     """The game's ``GM[n]`` number in SGF records."""
+    claims_record: Callable[[str], bool] | None = None
+    """For games that share a ``GM[n]`` number (Hex and Y: ``GM[11]``, as
+    HexGui writes both): ``SGF text -> whether it is this game's record``;
+    None: every record with the game's number is."""
     commands: tuple[str, ...] = ()
     """Protocol commands that work only in this game (``list_stars``)."""
     move_hint: str = ""
     """How a move is written, for people: ``a cell label such as S43, or pass``."""
     human_colour: int = 1
     """The colour a person plays by default in the console (the first mover)."""
+    options: tuple[GameOption, ...] = ()
+    """The rules this game may be played with or without (Hex: ``swap``),
+    each off or on by its default; :meth:`new_position` takes them by name
+    and ``position(size, **options)`` receives them."""
+    options_of: Callable[[Position], dict[str, bool]] = no_options
+    """``position -> {name: value}``: the options a position is played with
+    (every one of :attr:`options`), e.g. after reading a record."""
 
-    def new_position(self, size: int | None = None) -> Position:
-        """An empty position; the default size when ``size`` is None."""
-        return self.position(self.default_size if size is None else size)
+    def option(self, name: str) -> GameOption:
+        """The option called ``name``; GameError when the game has none."""
+        from stargtp.engine.errors import GameError
+
+        for option in self.options:
+            if option.name == name:
+                return option
+        known = ", ".join(option.name for option in self.options) or "none"
+        raise GameError(f"{self.title} has no option {name!r} (options: {known})")
+
+    def new_position(self, size: int | None = None, options: dict[str, bool] | None = None) -> Position:
+        """An empty position; the default size when ``size`` is None, each
+        option at its default unless ``options`` names it (GameError for an
+        option the game does not have)."""
+        size = self.default_size if size is None else size
+        if not options:
+            return self.position(size)
+        for name in options:
+            self.option(name)
+        return self.position(size, **options)
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

@@ -63,17 +63,20 @@ def adopt_games(extra: list[Game]) -> None:
 
 def read_record(text: str):
     """The position at the end of an SGF record, read by the game its ``GM[n]``
-    names; a record without ``GM`` goes to each game that has records in turn
-    (the Amazons' readers take a missing ``GM`` as theirs). GameError when no
-    game reads it.
+    names (where games share the number, the first that claims the record:
+    ``GM[11]`` is Hex's, or Y's with ``BOARD[Y]``); a record without ``GM``
+    goes to each game that has records in turn (the Amazons' readers take a
+    missing ``GM`` as theirs). GameError when no game reads it.
 
     >>> position = read_record("(;GM[18]SZ[6];B[efdedf])")
     >>> position.game, position.format_move(position.history[0][1])
     ('amazons', 'e1-d2/d1')
+    >>> read_record("(;GM[11]SZ[5]BOARD[Y];B[c5])").game
+    'y'
     >>> read_record("(;GM[1]SZ[19])")
     Traceback (most recent call last):
     ...
-    stargtp.engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])
+    stargtp.engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11], y: GM[11])
     """
     readers = [game for game in GAME_LIST if game.read_record is not None]
     if not readers:
@@ -81,9 +84,10 @@ def read_record(text: str):
     found = re.search(r"GM\s*\[\s*([0-9]+)\s*\]", text)
     if found:
         number = int(found.group(1))
-        for game in readers:
-            if game.sgf_number == number:
-                return game.read_record(text)
+        numbered = [game for game in readers if game.sgf_number == number]
+        claimed = [game for game in numbered if game.claims_record is None or game.claims_record(text)]
+        if numbered:
+            return (claimed or numbered)[0].read_record(text)
         known = ", ".join(f"{game.name}: GM[{game.sgf_number}]" for game in readers)
         raise GameError(f"GM[{number}] is no game of this engine ({known})")
     failure: GameError | None = None
@@ -96,9 +100,10 @@ def read_record(text: str):
     raise failure
 
 
-def new_position(game: str, size: int | None = None):
+def new_position(game: str, size: int | None = None, options: dict[str, bool] | None = None):
     """An empty position of ``game`` on a board of ``size`` (the game's default
-    when None). Raises GameError for an unknown game and BadSize for a size the
-    game does not support."""
-    return find_game(game).new_position(size)
+    when None), with ``options`` (:attr:`Game.options`) where given. Raises
+    GameError for an unknown game or option and BadSize for a size the game
+    does not support."""
+    return find_game(game).new_position(size, options)
 

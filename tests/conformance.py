@@ -12,7 +12,8 @@ The contract, for every game:
   the legal moves, ``render_text``, ``setup()``; playing the same move again
   gives the same position; undoing the whole game gives a fresh position;
 * ``play`` appends ``(colour, move)`` to the history and hands the move to
-  the opponent; an illegal move raises IllegalMove and changes nothing;
+  the opponent (except the moves of :data:`KEEPS_TURN`); an illegal move
+  raises IllegalMove and changes nothing;
 * ``copy()`` is equal and independent: moves on the copy leave the original
   alone, and the other way round;
 * the legal moves have no duplicates and agree with ``is_legal``: every listed
@@ -183,10 +184,17 @@ def connection_checks(position: Any, moves: list, rng: random.Random) -> None:
     from tests.connection_reference import reference_winner
 
     board = position.board
-    assert position.winner() == reference_winner(position.geometry, board)
-    assert position.is_over() == (position.winner() is not None)  # a full board is always won
-    assert moves == [c for c, v in enumerate(board) if v == EMPTY] or position.is_over()
     geo = position.geometry
+    assert position.winner() == reference_winner(geo, board)
+    assert position.is_over() == (position.winner() is not None)  # a full board is always won
+    expected = [c for c, v in enumerate(board) if v == EMPTY]
+    history = position.history
+    if position.swap and len(history) == 1 and position.setup() is None:
+        expected.append(geo.swap_move)  # the answer to the first move may be the swap
+    assert moves == expected or position.is_over()
+    assert position.is_legal(geo.swap_move) == (geo.swap_move in moves)
+    if any(move == geo.swap_move for _, move in history):
+        assert position.swap and history[1][1] == geo.swap_move
     for colour, bits in ((BLACK, position.black_bits), (WHITE, position.white_bits)):
         assert bits == geo.mask_of(c for c, v in enumerate(board) if v == colour)
 
@@ -203,6 +211,13 @@ GAME_CHECKS: dict[str, tuple[Callable[[Any, list, random.Random], None], Callabl
 }
 """Per game: invariants checked after every ply, and the name of the way a
 finished game ended. A test may know the games; the engine may not."""
+
+KEEPS_TURN: dict[str, Callable[[Any, Any], bool]] = {
+    "hex": lambda position, move: move == position.geometry.swap_move,
+}
+"""Per game: the moves after which the same colour moves again instead of
+the opponent (Hex's swap-pieces: the players exchange colours, HexGui keeps
+the side to move)."""
 
 ENDINGS: dict[str, set[str]] = {"star": {"full board", "two passes"}}
 """Endings the seeded games on the smallest board must all reach."""
@@ -305,12 +320,13 @@ def check_finished(game: Game, position: Any, seen: dict[str, None]) -> None:
     json.dumps(report.to_json(position))
 
 
-def play_random_game(game: Game, size: int, rng: random.Random) -> tuple[int, str]:
+def play_random_game(game: Game, size: int, rng: random.Random,
+                     options: dict[str, bool] | None = None) -> tuple[int, str]:
     """One seeded random game with every check: its number of plies and how
-    it ended (per GAME_CHECKS)."""
-    position = game.new_position(size)
+    it ended (per GAME_CHECKS); the position made with ``options``."""
+    position = game.new_position(size, options)
     fresh = snapshot(position)
-    assert fresh == snapshot(game.new_position(size))
+    assert fresh == snapshot(game.new_position(size, options))
     assert position.size == size and position.history == [] and position.setup() is None
     for text in NOT_MOVES:
         with pytest.raises(IllegalMove):
@@ -330,7 +346,8 @@ def play_random_game(game: Game, size: int, rng: random.Random) -> tuple[int, st
         position.play(move, colour if rng.random() < 0.5 else None)
         assert position.history[-1] == (colour, move)
         assert len(position.history) == len(before[1][2]) + 1
-        assert position.to_move == opponent(colour)
+        keeps = KEEPS_TURN.get(game.name)
+        assert position.to_move == (colour if keeps and keeps(position, move) else opponent(colour))
         after = snapshot(position)
         position.undo()
         assert snapshot(position) == before
@@ -351,14 +368,16 @@ def play_random_game(game: Game, size: int, rng: random.Random) -> tuple[int, st
     return plies, ending
 
 
-def check_game(game: Game, size: int, seed: str | int | None = None) -> set[str]:
-    """Seeded random games of ``game`` on ``size`` under every check, until
-    PLY_BUDGET plies have been checked; the endings reached."""
+def check_game(game: Game, size: int, seed: str | int | None = None,
+               options: dict[str, bool] | None = None) -> set[str]:
+    """Seeded random games of ``game`` on ``size`` (with ``options``, see
+    :attr:`Game.options`) under every check, until PLY_BUDGET plies have been
+    checked; the endings reached."""
     rng = random.Random(f"{game.name}-{size}" if seed is None else seed)
     plies = games = 0
     endings: set[str] = set()
     while games < MAX_GAMES and (games < MIN_GAMES or plies < PLY_BUDGET):
-        count, ending = play_random_game(game, size, rng)
+        count, ending = play_random_game(game, size, rng, options)
         plies += count
         games += 1
         endings.add(ending)

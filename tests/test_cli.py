@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from stargtp.engine.games import games
 from stargtp.protocol.cli import (
     OptionError,
     finite_float,
@@ -24,6 +25,8 @@ from stargtp.protocol.cli import (
 from stargtp.protocol.server.commands import engine_version
 
 ROOT = Path(__file__).resolve().parent.parent
+GAME_CHOICES = ", ".join(repr(name) for name in games())
+"""The games ``--game`` offers, as argparse lists them."""
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -119,7 +122,7 @@ BAD_OPTIONS = [
     (["bench", "--workers", "-1"], "argument --workers: expected a whole number of at least 1, not '-1'"),
     (["bench", "--size", "11"], "argument --size: a *Star board has 2..10 rings, not 11"),
     (["bench", "--game", "amazons", "--size", "7"], "argument --size: Amazons is played on 6, 8, 10 boards, not 7"),
-    (["bench", "--game", "chess"], "argument --game: invalid choice: 'chess' (choose from 'star', 'amazons')"),
+    (["bench", "--game", "chess"], f"argument --game: invalid choice: 'chess' (choose from {GAME_CHOICES})"),
     (["bench", "--param", "rave"], "argument --param: expected NAME=VALUE, not 'rave'"),
     (["bench", "--param", "nonsense=1"], "argument --param: unknown parameter 'nonsense' for player auto"),
     # render

@@ -18,6 +18,10 @@ from stargtp.engine.games import GAME_LIST, find_game
 from tests.conformance import ENDINGS, check_game, sizes_of
 
 CASES = [pytest.param(game, size, id=f"{game.name}-{size}") for game in GAME_LIST for size in sizes_of(game)]
+OPTION_CASES = [pytest.param(game, size, option.name, id=f"{game.name}-{size}-{option.name}")
+                for game in GAME_LIST for option in game.options for size in sorted(game.sizes)[:3]]
+"""Each game with each of its options turned the other way from its default,
+on the three smallest boards (where the option's moves come up most often)."""
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +41,15 @@ def test_random_games(game: Game, size: int) -> None:
         assert endings >= ENDINGS[game.name]  # the games ended every way they can
 
 
+@pytest.mark.parametrize("game, size, name", OPTION_CASES)
+def test_random_games_with_an_option(game: Game, size: int, name: str) -> None:
+    """The contract holds with the option changed, and the position says it is."""
+    value = not game.option(name).default
+    check_game(game, size, options={name: value})
+    assert game.options_of(game.new_position(size, {name: value}))[name] is value
+    assert game.options_of(game.new_position(size))[name] is game.option(name).default
+
+
 def test_every_game_has_one_descriptor() -> None:
     """One Game per name; the position of each size points back to it."""
     names = [game.name for game in GAME_LIST]
@@ -49,5 +62,8 @@ def test_every_game_has_one_descriptor() -> None:
             assert position.rules is game and type(position).rules is game
         with pytest.raises(GameError):
             game.new_position(max(game.sizes) + 1)
+        with pytest.raises(GameError):
+            game.new_position(None, {"no such option": True})
+        assert set(game.options_of(game.new_position())) == {option.name for option in game.options}
     with pytest.raises(GameError):
         find_game("no such game")

@@ -38,6 +38,7 @@ from stargtp.protocol.tools.console.game import HumanGame
 from stargtp.protocol.tools.console.game import score_report as star_score_report
 from stargtp.protocol.tools.console.raw import RawConsole
 from stargtp.engine.star.diagram import compact_star_grid, star_grid
+from stargtp.protocol.tools.console.connection import STYLES
 from stargtp.protocol.tools.console.star import STYLES as STAR_STYLES
 from stargtp.protocol.tools.console.star import choose_star_layout, corner_placement
 from stargtp.protocol.tools.console.ui import LineUI, TerminalUI, history_path
@@ -276,6 +277,105 @@ def test_score_report_of_the_worked_examples():
         "  white       3    10      3          1         11.5       -0.5          +1.5",
     ]
     assert report[-2:] == ["  dead (not stars): *10 S10 S21 R21, *30, S43", "  result: W+1.5 (white wins)"]
+
+
+# -- Hex and Y -------------------------------------------------------------------------------
+
+
+def connection_position(game: str, size: int, moves: str, swap: bool = False):
+    position = find_game(game).new_position(size, {"swap": swap} if swap else None)
+    for move in moves.split():
+        position.play(position.parse_move(move))
+    return position
+
+
+def test_hex_and_y_completion_offers_the_empty_cells_and_the_swap():
+    position = connection_position("hex", 3, "b2")
+    assert move_completions(position, "") == ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
+    assert move_completions(position, "A") == ["a1", "a2", "a3"]
+    assert move_completions(position, "s") == []
+    swap = connection_position("y", 3, "b2", swap=True)
+    assert move_completions(swap, "s") == ["swap-pieces"]
+    assert move_completions(swap, "b") == ["b3"]
+    swap.play(swap.parse_move("swap-pieces"))
+    assert move_completions(swap, "s") == []
+    won = connection_position("hex", 2, "a1 b1 a2")
+    assert won.is_over() and move_completions(won, "") == []
+    assert find_game("hex").new_position(3).legal_moves() and board_for_game("hex").list_moves(position) == (
+        "8 empty cells: a1 b1 c1 a2 c2 a3 b3 c3")
+    assert board_for_game("y").list_moves(connection_position("y", 2, "a1", swap=True)) == (
+        "2 empty cells: a2 b2, or swap-pieces")
+    assert [board_for_game(g).heading(s) for g, s in (("hex", 11), ("y", 13))] == [
+        "Hex, 11 cells a side", "Y, 13 cells a side"]
+
+
+def board_for_game(game: str):
+    from stargtp.protocol.tools.console.board import BOARDS
+
+    return BOARDS[game]
+
+
+def test_hex_and_y_plain_boards_exactly():
+    """The boards in their true shape, HexGui's coordinates around them
+    (Hex: letters above and below, numbers at both ends of every row; Y:
+    numbers at both ends, letters below), the last move bracketed, the hint
+    a question mark, the status naming each side's edges."""
+    hexagon = connection_position("hex", 3, "b2 a1 c1")
+    assert plain_text(board_picture(hexagon, plain=True, hint=hexagon.parse_move("a3"))).split("\n") == [
+        "   a b c",
+        "1  O .(X) 1",
+        " 2  . X .  2",
+        "  3  ? . .  3",
+        "     a b c",
+        "black (X) joins north and south | white (O) joins west and east | white to move | last: black c1"
+        " | hint: a3"]
+    triangle = connection_position("y", 3, "b2 a1")
+    assert plain_text(board_picture(triangle, plain=True, columns=60)).split("\n") == [
+        "  1 (O) 1",
+        " 2  . X  2",
+        "3  . . .  3",
+        "   a b c",
+        "black (X) and white (O) each join west, east and south",
+        "black to move | last: white a1"]
+    won = connection_position("y", 2, "a1 a2 b2")
+    assert plain_text(board_picture(won, plain=True, columns=64)).split("\n")[-1] == (
+        "game over: black joined west, east and south | last: black b2")
+
+
+def test_hex_and_y_coloured_boards_show_whose_edges_are_whose():
+    position = connection_position("hex", 3, "b2 a1 c1")
+    fragments = board_picture(position, plain=False, hint=position.parse_move("a3"))
+    looks: dict[str, set[str]] = {}
+    for look, text in fragments:
+        looks.setdefault(text.strip(), set()).add(look)
+    assert looks["a"] == looks["b"] == looks["c"] == {"class:edge-black"}  # north and south: black's
+    assert looks["1"] == looks["2"] == looks["3"] == {"class:edge-white"}  # west and east: white's
+    assert looks["X"] == {"class:cell-black", "class:cell-black class:last"}
+    assert looks["O"] == {"class:cell-white"} and looks["."] >= {"class:hint", "class:cell-empty"}
+    triangle = board_picture(connection_position("y", 4, ""), plain=False)
+    assert {look for look, text in triangle if text.strip() in ("a", "b", "1", "4")} == {"class:edge-neutral"}
+    won = connection_position("hex", 2, "a1 b1 a2")
+    assert sum(1 for look, _ in board_picture(won, plain=False) if "class:winning" in look) == 2
+    assert all(look.split(" ")[0].removeprefix("class:") in STYLES | {"info": ""}
+               for look, _ in fragments + triangle if look)
+
+
+@pytest.mark.parametrize("game", ["hex", "y"])
+def test_the_largest_hex_and_y_boards_fit_80x24(game):
+    """Side 19, a hint and a last move: in colour the board, its status and
+    the prompt fit 80x24; in plain text every line fits 80 columns."""
+    rng = __import__("random").Random(5)
+    position = find_game(game).new_position(19)
+    for _ in range(40):
+        position.play(rng.choice(position.legal_moves()))
+    hint = position.legal_moves()[0]
+    coloured = plain_text(board_picture(position, plain=False, columns=80, rows=24, hint=hint)).split("\n")
+    assert len(coloured) + 1 <= 24 and max(map(len, coloured)) <= 80
+    assert sum(line.count(".") + line.count("X") + line.count("O") for line in coloured[:-2]) >= 190
+    plain = plain_text(board_picture(position, plain=True, columns=80, hint=hint)).split("\n")
+    assert max(map(len, plain)) <= 80 and "?" in "".join(plain)
+    cells = sum(line.count(".") + line.count("X") + line.count("O") + line.count("?") for line in plain[:-2])
+    assert cells == position.geometry.cell_count
 
 
 # -- a game on prompt_toolkit's pipe input ------------------------------------------------------
@@ -694,7 +794,10 @@ def test_default_game_on_an_80x24_pseudo_terminal(tmp_path):
 # -- every line fits 80 columns ---------------------------------------------------------------
 
 
-EVERY_BOARD = [(game.name, size) for game in (find_game("star"), find_game("amazons")) for size in game.sizes]
+EVERY_BOARD = ([(game.name, size) for game in (find_game("star"), find_game("amazons")) for size in game.sizes]
+               + [(game, size) for game in ("hex", "y") for size in (3, find_game(game).default_size, 19)])
+"""Every size of the games with a few; Hex and Y (19 sizes each) at 3, their
+default and the largest."""
 
 
 def first_move(game: str, size: int) -> str:

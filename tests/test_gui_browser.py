@@ -492,6 +492,12 @@ def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path:
         position = check_agrees(page, server)
         assert position["moves"][2 * count] == ["black", move.upper()]
     screenshot(page, tmp_path, "gui-star-10.png")
+    # The picture's colours are the page's palette variables: setting one recolours the stones.
+    fill = "getComputedStyle(document.querySelector('#board svg .stone.black')).fill"
+    assert page.evaluate(fill) == "rgb(27, 27, 27)"  # #1b1b1b, from /static/palette.css
+    page.evaluate("document.documentElement.style.setProperty('--stargtp-stone-black', 'rgb(200, 0, 0)')")
+    assert page.evaluate(fill) == "rgb(200, 0, 0)"
+    page.evaluate("document.documentElement.style.removeProperty('--stargtp-stone-black')")
     # An illegal move is refused with the server's reason, and nothing changes.
     for move, message in (("S42", "illegal move: S42 is occupied"),
                           ("Z99", "illegal move: 'Z99' is not a cell of the 10-ring board")):

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
-from stargtp.engine.games import new_position
+from stargtp.engine.games import games, new_position
 from stargtp.engine.star.scoring import score
 from stargtp.protocol.clock import TimeControl
 from stargtp.protocol.controller import EngineSpec
@@ -679,6 +679,8 @@ ENGINES = ["--black", "/nonexistent/a", "--white", "/nonexistent/b"]
 """Never started: every option below is refused first."""
 
 NOT_A_NUMBER = "expected a whole number of at least 1, not"
+GAME_CHOICES = ", ".join(repr(name) for name in games())
+"""The games ``--game`` offers, as argparse lists them."""
 
 
 @pytest.mark.parametrize("args, line", [
@@ -751,7 +753,7 @@ NOT_A_NUMBER = "expected a whole number of at least 1, not"
     (["--size", "11"], "--size N: a *Star board has 2..10 rings, not 11"),
     (["--size", "4.5"], "--size N: expected a whole number, not '4.5'"),
     (["--game", "amazons", "--size", "7"], "--size N: Amazons is played on 6, 8, 10 boards, not 7"),
-    (["--game", "chess"], "argument --game: invalid choice: 'chess' (choose from 'star', 'amazons')"),
+    (["--game", "chess"], f"argument --game: invalid choice: 'chess' (choose from {GAME_CHOICES})"),
     (["--komi", "nan"], "--komi K: expected a finite number, not 'nan'"),
     (["--komi=-inf"], "--komi K: expected a finite number, not '-inf'"),
     (["--random-openings", "0"], f"--random-openings PLIES: {NOT_A_NUMBER} '0'"),

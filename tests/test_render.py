@@ -237,7 +237,7 @@ def test_results_file_komi_is_the_caption_komi(tmp_path, capsys):
     ("game amazons\nsize 6\nb1-b7/b2\n", "input:3: b1-b7/b2:"),
     ('{"type": "header"}\n', "input: no game record in the file"),
     ('{"moves": []}\nnot json\n', "input:2: not a JSON record"),
-    ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18])"),
+    ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11], y: GM[11])"),
     ("(;GM[18]SZ[9])", "input: SZ[9]: Amazons is played here on (6, 8, 10) boards"),
     ("(;GM[2004]SZ[4];B[S40];W[s40])", "input: move 2 (W[s40]): S40 is occupied"),
     ("(;GM[2004]SZ[4]AB[S40])", "input: node 0: AB: *Star records have no set-up"),
@@ -284,3 +284,57 @@ def test_render_reads_stdin():
     assert completed.returncode == 0, completed.stderr
     root = parse(completed.stdout.rstrip("\n"))
     assert stones(root, "black") == ["S20"] and stones(root, "white") == ["*10"]
+
+
+# -- Hex and Y ----------------------------------------------------------------------------
+
+
+def test_hex_sgf_as_hexgui_writes_it_with_a_swap(tmp_path, capsys):
+    """A HexGui-style record (GM[11], a1 points, swap-pieces, RE[B+]): every
+    move drawn, the swapped stone still black (after a Hex swap the same
+    colour moves again), the last move ringed on the stone the swap took,
+    the result in the caption;
+    and a Hex move list drawn without labels."""
+    source = tmp_path / "game.sgf"
+    source.write_text("(;AP[HexGui:0.9]FF[4]GM[11]SZ[5]RE[B+]\n;B[c3];W[swap-pieces];W[b4];B[d2])\n")
+    assert render(str(source)) == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert len(with_class(root, "cell")) == 25
+    assert stones(root, "black") == ["c3", "d2"] and stones(root, "white") == ["b4"]
+    assert [e.get("data-cell") for e in with_class(root, "last-move")] == ["d2"]
+    assert with_class(root, "caption")[0].text == (
+        "4 moves, last black d2, white to move, recorded result B+")
+    assert render(str(source), "--move", "2", "--no-caption") == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert [e.get("class") for e in with_class(root, "last-move")] == ["last-move swap"]
+    assert stones(root, "black") == ["c3"]
+    moves = tmp_path / "game.txt"
+    moves.write_text("game hex\nsize 3\nb2 a1 b1 c1 b3\n")
+    assert render(str(moves), "--no-labels", "--unit", "20") == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root, "black") == ["b1", "b2", "b3"] and not with_class(root, "coordinate")
+    assert with_class(root, "winning-group", "black")
+    assert with_class(root, "caption")[0].text == "5 moves, last black b3, game over, black joined north and south"
+    assert root.find("{http://www.w3.org/2000/svg}polygon").get("stroke-width") == "0.6"  # 0.03 of the unit
+
+
+def test_y_sgf_series_and_results_line(tmp_path, capsys):
+    """A Y record (BOARD[Y]) drawn move by move: triangles of 10 cells; a
+    match results line of a Y game draws the same final position."""
+    source = tmp_path / "y.sgf"
+    source.write_text("(;FF[4]GM[11]SZ[4]BOARD[Y]\n;B[b3];W[a1];B[c4])\n")
+    series = tmp_path / "pictures"
+    assert render(str(source), "--series", str(series)) == 0
+    files = sorted(series.iterdir())
+    assert len(files) == 4
+    roots = [parse(f.read_text().rstrip("\n")) for f in files]
+    assert [len(with_class(r, "cell")) for r in roots] == [10] * 4
+    assert [len(with_class(r, "stone")) for r in roots] == [0, 1, 2, 3]
+    assert [len(with_class(r, "edge", "neutral")) for r in roots] == [3] * 4
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps({"type": "header"}) + "\n" + json.dumps(
+        {"key": "A vs B #1", "game": "y", "size": 4, "moves": ["b3", "a1", "c4"], "result": "W+"}) + "\n")
+    assert render(str(results)) == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root, "black") == ["b3", "c4"] and stones(root, "white") == ["a1"]
+    assert with_class(root, "caption")[0].text == "3 moves, last black c4, white to move, recorded result W+"

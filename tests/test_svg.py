@@ -206,9 +206,9 @@ def test_amazons_after_moves():
 
 
 def _pictures() -> list[str]:
-    """Pictures of both games with every kind of element: a full, scored
+    """Pictures of every game with every kind of element: a full, scored
     *Star board with dead groups and marks, an Amazons game with arrows and
-    marks, and an empty board."""
+    marks, an empty board, a won Hex game with a mark and a Y game."""
     rng = random.Random(8)
     star = Position(4)
     while not star.is_over():
@@ -216,8 +216,18 @@ def _pictures() -> list[str]:
     amazons = AmazonsPosition(6)
     for _ in range(6):
         amazons.play(rng.choice(amazons.legal_moves()))
+    from stargtp.engine.hex import Position as HexPosition
+    from stargtp.engine.y import Position as YPosition
+
+    hex_board = HexPosition(5)
+    while not hex_board.is_over():
+        hex_board.play(rng.choice(hex_board.legal_moves()))
+    y_board = YPosition(4)
+    for _ in range(3):
+        y_board.play(rng.choice(y_board.legal_moves()))
     return [star_svg(star, dead=True, marks=[0], caption="x"),
-            amazons_svg(amazons, marks=[amazons.legal_moves()[0]], caption="x"), star_svg(Position(3))]
+            amazons_svg(amazons, marks=[amazons.legal_moves()[0]], caption="x"), star_svg(Position(3)),
+            position_svg(hex_board, marks=[0], caption="x"), position_svg(y_board)]
 
 
 def test_every_colour_is_a_palette_colour_tied_to_its_variable() -> None:
@@ -260,7 +270,7 @@ def test_every_point_carries_data_point() -> None:
     """Each cell, stone, square, amazon and arrow names its point in
     data-point (its move text), the same as its data-cell / data-square;
     nothing else does."""
-    star_text, amazons_text, _ = _pictures()
+    star_text, amazons_text, _, hex_text, y_text = _pictures()
     star_root, amazons_root = parse(star_text), parse(amazons_text)
     points = [e for e in star_root.iter() if e.get("data-point") is not None]
     assert sorted(e.get("data-point") for e in points) == sorted(geometry(4).labels)
@@ -272,3 +282,178 @@ def test_every_point_carries_data_point() -> None:
     pieces = [e for e in points if "square" not in e.get("class").split()]
     assert sorted(e.get("class") for e in pieces) == sorted(["amazon white"] * 4 + ["amazon black"] * 4 + ["arrow"] * 6)
     assert all(e.get("data-point") == e.get("data-square") for e in points)
+    for text, cells in ((hex_text, 25), (y_text, 10)):
+        points = [e for e in parse(text).iter() if e.get("data-point") is not None]
+        hexagons = [e.get("data-point") for e in points if e.get("class") == "cell"]
+        assert len(hexagons) == len(set(hexagons)) == cells
+        stones = [e for e in points if e.get("class") != "cell"]
+        assert {e.get("class") for e in stones} <= {"stone black", "stone white"} and stones
+        assert set(e.get("data-point") for e in stones) <= set(hexagons)
+        assert all(e.get("data-point") == e.get("data-cell") for e in points)
+
+
+# -- Hex and Y ----------------------------------------------------------------------------
+
+from stargtp.engine.hex import Position as HexPosition  # noqa: E402
+from stargtp.engine.y import Position as YPosition  # noqa: E402
+from stargtp.protocol.pictures.connection import draw as connection_draw, frame  # noqa: E402
+from stargtp.protocol.pictures.svg import EDGE_NEUTRAL, STONE_FILL  # noqa: E402
+
+CONNECTION = [(HexPosition, size) for size in (1, 2, 3, 11, 19)] + [(YPosition, size) for size in (1, 2, 3, 13, 19)]
+
+
+def polygon_points(element) -> list[tuple[float, float]]:
+    return [tuple(map(float, pair.split(","))) for pair in element.get("points").split()]
+
+
+def inside_convex(point, polygon, slack: float = 1e-6) -> bool:
+    """Whether ``point`` is inside (or on) the convex ``polygon``."""
+    signs = set()
+    for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1]):
+        cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
+        if abs(cross) > slack * max(1.0, math.dist((x0, y0), (x1, y1))):
+            signs.add(cross > 0)
+    return len(signs) <= 1
+
+
+def random_game(position, moves: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if position.is_over():
+            break
+        position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+@pytest.mark.parametrize("kind,size", CONNECTION, ids=lambda v: getattr(v, "game", v))
+def test_connection_board_has_every_cell_edge_and_coordinate(kind, size):
+    """Every cell is a hexagon naming its point; Hex has two black edges
+    (north, south) and two white ones (west, east), Y three neutral ones;
+    the coordinates: Hex letters above and below, numbers left and right; Y
+    numbers at both ends of every row and letters below."""
+    position = kind(size)
+    root = parse(position_svg(position))
+    geo = position.geometry
+    cells = with_class(root, "cell")
+    assert len(cells) == (size * size if position.game == "hex" else size * (size + 1) // 2)
+    assert [c.get("data-point") for c in cells] == [c.get("data-cell") for c in cells] == list(geo.labels)
+    assert sorted(e.get("data-point") for e in root.iter() if e.get("data-point")) == sorted(geo.labels)
+    edges = {e.get("data-edge"): (e.get("class").split()[2], e.get("fill")) for e in with_class(root, "edge")}
+    if position.game == "hex":
+        assert edges == {"north": ("black", STONE_FILL[BLACK]), "south": ("black", STONE_FILL[BLACK]),
+                         "west": ("white", STONE_FILL[WHITE]), "east": ("white", STONE_FILL[WHITE])}
+        letters = [chr(ord("a") + i) for i in range(size)] * 2
+        numbers = [str(i + 1) for i in range(size)] * 2
+    else:
+        assert edges == {name: ("neutral", EDGE_NEUTRAL) for name in ("west", "east", "south")}
+        letters = [chr(ord("a") + i) for i in range(size)]
+        numbers = [str(i + 1) for i in range(size)] * 2
+    coordinates = [e.text for e in with_class(root, "coordinate")]
+    assert sorted(coordinates) == sorted(letters + numbers)
+    assert not with_class(root, "stone") and not with_class(root, "last-move") and not with_class(root, "score")
+
+
+@pytest.mark.parametrize("kind,size", CONNECTION, ids=lambda v: getattr(v, "game", v))
+def test_each_outer_side_of_a_cell_borders_the_band_of_an_edge_the_cell_touches(kind, size):
+    """Checked against the engine's neighbours, not the picture's lines: a
+    side of a cell with no neighbour across it is on the board's outline,
+    and the band just beyond it (a quarter, half and three quarters along
+    it) belongs to one of the edges the geometry says the cell touches; the
+    band of every edge borders every cell of that edge; cells are regular
+    hexagons whose neighbours share a side."""
+    position = kind(size)
+    root = parse(position_svg(position, unit=40.0))
+    geo = position.geometry
+    bands = {e.get("data-edge"): polygon_points(e) for e in with_class(root, "edge")}
+    hexagons = {e.get("data-cell"): polygon_points(e) for e in with_class(root, "cell")}
+    touched: dict[str, set[str]] = {name: set() for name in bands}
+    for cell in geo.cells:
+        corners = hexagons[cell.label]
+        centre = (cell.x * 40, cell.y * 40)
+        assert all(math.dist(c, centre) == pytest.approx(40 / math.sqrt(3), abs=0.02) for c in corners)
+        for a, b in zip(corners, corners[1:] + corners[:1]):
+            middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            across = (2 * middle[0] - centre[0], 2 * middle[1] - centre[1])  # where a neighbour's centre would be
+            neighbour = [n for n in cell.neighbours
+                         if math.dist(across, (geo.cells[n].x * 40, geo.cells[n].y * 40)) < 0.5]
+            if neighbour:
+                assert len(neighbour) == 1
+                continue
+            assert cell.edges, f"{cell.label} has an outer side but touches no edge"
+            for t in (0.25, 0.5, 0.75):
+                point = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+                outward = (point[0] + 0.05 * (point[0] - centre[0]), point[1] + 0.05 * (point[1] - centre[1]))
+                owners = [name for name, band in bands.items() if inside_convex(outward, band)]
+                assert owners and set(owners) <= cell.edges, (cell.label, t, owners)
+                touched[owners[0]].add(cell.label)
+    for name in bands:
+        assert touched[name] == {c.label for c in geo.cells if name in c.edges}
+
+
+def test_connection_stones_last_move_swap_and_marks():
+    position = random_game(HexPosition(11), 30, seed=5)
+    root = parse(position_svg(position, caption=describe(position), marks=[0]))
+    labels = position.geometry.labels
+    for colour, name in ((BLACK, "black"), (WHITE, "white")):
+        stones = with_class(root, "stone", name)
+        expected = [labels[c] for c, v in enumerate(position.board) if v == colour]
+        assert [s.get("data-cell") for s in stones] == [s.get("data-point") for s in stones] == expected
+        assert {s.get("fill") for s in stones} == {STONE_FILL[colour]}
+    assert len(with_class(root, "stone")) == 30
+    assert cells_of(with_class(root, "last-move")) == [labels[position.history[-1][1]]]
+    assert cells_of(with_class(root, "mark")) == ["a1"]
+    assert [e.text for e in with_class(root, "caption")] == [
+        f"30 moves, last white {labels[position.history[-1][1]]}, black to move"]
+    bare = parse(position_svg(position, labels=False, last_move=False))
+    assert not with_class(bare, "coordinate") and not with_class(bare, "last-move")
+    for kind, stays in ((HexPosition, True), (YPosition, False)):
+        swapped = kind(5, swap=True)
+        swapped.play(swapped.parse_move("c3"))
+        swapped.play(swapped.parse_move("swap-pieces"))
+        root = parse(position_svg(swapped))
+        assert [e.get("class") for e in with_class(root, "last-move")] == ["last-move swap"]
+        assert cells_of(with_class(root, "last-move")) == ["c3"]
+        assert cells_of(with_class(root, "stone", "black" if stays else "white")) == ["c3"]
+
+
+@pytest.mark.parametrize("kind,size,seed", [(HexPosition, 7, 1), (YPosition, 9, 2)])
+def test_connection_won_game_outlines_the_winning_group(kind, size, seed):
+    position = random_game(kind(size), size * size, seed)
+    assert position.is_over()
+    report = position.rules.score(position, 0.0)
+    root = parse(position_svg(position, caption=describe(position)))
+    group = with_class(root, "winning-group", "score")
+    assert len(group) == 1 and colour_of(group[0]) == report.winner
+    labels = position.geometry.labels
+    assert cells_of(with_class(root, "winning")) == [labels[c] for c in report.group]
+    assert describe(position).endswith(f"game over, {report.reason}")
+    assert not with_class(parse(position_svg(position, group=False)), "winning")
+
+
+def colour_of(element) -> int:
+    return BLACK if "black" in element.get("class").split() else WHITE
+
+
+def test_connection_options_are_its_own():
+    with pytest.raises(TypeError):
+        position_svg(HexPosition(5), stars=False)
+    with pytest.raises(TypeError):
+        position_svg(Position(3), group=False)
+    # the frame is computed once per board
+    assert frame(HexPosition(11).geometry) is frame(HexPosition(11).geometry)
+
+
+@pytest.mark.parametrize("kind,size", [(HexPosition, 19), (YPosition, 19)])
+def test_connection_pictures_of_the_largest_boards_keep_everything_in_view(kind, size):
+    position = random_game(kind(size), 120, seed=4)
+    text = position_svg(position, caption=describe(position))
+    root = parse(text)
+    left, top, width, height = map(float, root.get("viewBox").split())
+    for element in root.iter():
+        if element.get("points"):
+            for x, y in polygon_points(element):
+                assert left <= x <= left + width and top <= y <= top + height
+        if element.get("x") and element.tag.endswith("text"):
+            assert left <= float(element.get("x")) <= left + width
+    assert len(with_class(root, "stone")) == sum(1 for v in position.board if v)
+    assert width <= 1000  # at the default unit a 19x19 board is a screen wide

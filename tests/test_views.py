@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import re
 
@@ -22,7 +23,6 @@ import pytest
 
 from stargtp.engine.amazons import Position as AmazonsPosition
 from stargtp.engine.colour import BLACK, WHITE
-from stargtp.engine.games import games
 from stargtp.engine.star import Position as StarPosition
 from stargtp.engine.star.geometry import geometry as star_geometry
 from stargtp.engine.star.diagram import star_layout
@@ -163,6 +163,59 @@ def test_amazons_geometry_ten() -> None:
     assert data["squares"][99] == {"name": "j10", "column": 9, "row": 9, "x": 380.0, "y": 20.0}
 
 
+# -- stargtp-geometry: Hex and Y -----------------------------------------------------------
+
+
+def test_hex_two_by_two_geometry_by_hand() -> None:
+    """Hex 2x2: a1 b1 on the top row, a2 b2 half a cell to the right below
+    (rows sqrt(3)/2 apart, 32 px between neighbouring centres); a1 and b2 are
+    the acute corners, each touching three cells."""
+    answers = talk("boardsize 2", "stargtp-geometry", "stargtp-svg", game="hex")
+    data = json.loads(answers[1])
+    row = round(32 * math.sqrt(3) / 2, 2)
+    assert [(c["label"], c["column"], c["row"], c["x"], c["y"]) for c in data["cells"]] == [
+        ("a1", 0, 0, 0.0, 0.0), ("b1", 1, 0, 32.0, 0.0), ("a2", 0, 1, 16.0, row), ("b2", 1, 1, 48.0, row)]
+    assert {c["label"]: c["neighbours"] for c in data["cells"]} == {
+        "a1": ["b1", "a2"], "b1": ["a1", "a2", "b2"], "a2": ["a1", "b1", "b2"], "b2": ["b1", "a2"]}
+    assert {c["label"]: c["edges"] for c in data["cells"]} == {
+        "a1": ["north", "west"], "b1": ["north", "east"], "a2": ["south", "west"], "b2": ["east", "south"]}
+    assert [(e["name"], e["owners"]) for e in data["edges"]] == [
+        ("north", ["black"]), ("east", ["white"]), ("south", ["black"]), ("west", ["white"])]
+    assert data["goals"] == {"black": ["north", "south"], "white": ["west", "east"]}
+    assert (data["game"], data["size"], data["shape"], data["unit"], data["ownership"]) == ("hex", 2, "rhombus", 32.0, [])
+    assert (data["radius"], data["cell_radius"]) == (12.8, 18.48)
+    assert (data["viewBox"], data["width"], data["height"]) == svg_view(answers[2])
+
+
+@pytest.mark.parametrize("game,size", [("hex", 11), ("hex", 19), ("y", 13), ("y", 1)])
+def test_connection_geometry_is_the_picture(game: str, size: int) -> None:
+    """Every cell is drawn around the centre the geometry gives, every edge
+    band with the points it gives, in the same view box; neighbours are
+    symmetric; the cells are the engine's, in board order."""
+    from stargtp.engine.games import find_game
+
+    answers = talk(f"boardsize {size}", "stargtp-geometry", "stargtp-svg", game=game)
+    data = json.loads(answers[1])
+    geo = find_game(game).new_position(size).geometry
+    assert [c["label"] for c in data["cells"]] == list(geo.labels)
+    by_label = {c["label"]: c for c in data["cells"]}
+    for cell in data["cells"]:
+        for other in cell["neighbours"]:
+            assert cell["label"] in by_label[other]["neighbours"]
+    svg = answers[2]
+    drawn = {}
+    for label, corners in re.findall(r'class="cell" data-cell="([^"]+)" data-point="\1" points="([^"]+)"', svg):
+        xs, ys = zip(*(map(float, p.split(",")) for p in corners.split()))
+        drawn[label] = (sum(xs) / 6, sum(ys) / 6)
+    assert drawn.keys() == by_label.keys()
+    for label, (x, y) in drawn.items():
+        assert abs(x - by_label[label]["x"]) < 0.02 and abs(y - by_label[label]["y"]) < 0.02
+    bands = {name: [[float(v) for v in p.split(",")] for p in corners.split()]
+             for name, corners in re.findall(r'data-edge="([a-z]+)"[^>]* points="([^"]+)"', svg)}
+    assert bands == {e["name"]: e["points"] for e in data["edges"]}
+    assert (data["viewBox"], data["width"], data["height"]) == svg_view(svg)
+
+
 # -- stargtp-position ------------------------------------------------------------------
 
 
@@ -249,6 +302,23 @@ def test_amazons_position_mid_game_and_finished() -> None:
     assert {colour: len(squares) for colour, squares in data["territory"].items()} == data["score"]["territory"]
 
 
+def test_hex_position_mid_game_and_won() -> None:
+    """Hex 3x3: black's row a2 b2 c2 touches west and east, white's edges,
+    which wins nothing; b1 and b3 then join it to north and south."""
+    moves = ["play b a2", "play w a1", "play b b2", "play w c1", "play b c2"]
+    answers = talk("boardsize 3", *moves, "stargtp-position", "play w a3", "play b b1", "play w c3", "play b b3",
+                   "stargtp-position", "final_score", game="hex")
+    middle, end = json.loads(answers[6]), json.loads(answers[11])
+    assert middle == {"game": "hex", "size": 3, "to_move": "white",
+                      "board": {"black": ["a2", "b2", "c2"], "white": ["a1", "c1"]},
+                      "moves": [["black", "a2"], ["white", "a1"], ["black", "b2"], ["white", "c1"], ["black", "c2"]],
+                      "over": False, "komi": 0.0, "score": None, "territory": None}
+    assert end["board"] == {"black": ["b1", "a2", "b2", "c2", "b3"], "white": ["a1", "c1", "a3", "c3"]}
+    assert end["over"] is True and answers[12] == "B+"
+    assert end["score"] == {"reason": "black joined north and south", "group": ["b1", "a2", "b2", "c2", "b3"],
+                            "result": "B+"}
+
+
 def queen_territory_by_hand(board: dict, size: int) -> dict:
     """The slow, plain reference for ``territory``: for each colour the queen
     distance of every empty square (breadth first over queen moves through
@@ -298,8 +368,8 @@ def test_a_game_without_a_board_view() -> None:
         answers = talk("stargtp-geometry", "stargtp-position", "list_commands", game=third_game.NAME)
     finally:
         third_game.unregister()
-    assert answers[0] == "? stargtp-geometry is only available for star, amazons"
-    assert answers[1] == "? stargtp-position is only available for star, amazons"
+    assert answers[0] == "? stargtp-geometry is only available for star, amazons, hex, y"
+    assert answers[1] == "? stargtp-position is only available for star, amazons, hex, y"
     assert "stargtp-geometry" not in answers[2] and "stargtp-position" not in answers[2]
 
 
@@ -313,20 +383,19 @@ AMAZONS_ENTRY = {"name": "amazons", "gtp_name": "Amazons", "title": "Amazons", "
                  "default_size": 10, "size_word": "squares a side", "first": "white", "pass": None,
                  "move_hint": "from-to/arrow, such as d1-d7/g7", "human": "white", "parts": 3,
                  "separators": ["-", "/"], "picture": True, "records": True}
+HEX_ENTRY = {"name": "hex", "gtp_name": "Hex", "title": "Hex", "sizes": list(range(1, 20)), "default_size": 11,
+             "size_word": "cells a side", "first": "black", "pass": None, "move_hint": "a cell label such as c4",
+             "human": "black", "parts": 1, "separators": [], "picture": True, "records": True}
+Y_ENTRY = {**HEX_ENTRY, "name": "y", "gtp_name": "Y", "title": "Y", "default_size": 13}
+EVERY_ENTRY = [STAR_ENTRY, AMAZONS_ENTRY, HEX_ENTRY, Y_ENTRY]
 
 
 def test_games_lists_every_game_and_the_current_one() -> None:
     answers = talk("stargtp-games", "boardsize 4", "stargtp-games", "game amazons", "stargtp-games",
                    "stargtp-games now")
-    first, amazons = json.loads(answers[0]), json.loads(answers[4])
-    assert answers[0] == compact(first) and answers[4] == compact(amazons)  # one compact line
-    # Every registered game, in the registry's order; the built-in ones exactly
-    # (the others: test_games_lists_a_registered_game_from_its_descriptor).
-    assert [game["name"] for game in first["games"]] == list(games())
-    assert first["games"][:2] == [STAR_ENTRY, AMAZONS_ENTRY]
-    assert (first["game"], first["size"]) == ("star", 10)
+    assert answers[0] == compact({"games": EVERY_ENTRY, "game": "star", "size": 10})
     assert json.loads(answers[2])["size"] == 4
-    assert amazons == {**first, "game": "amazons", "size": 10}
+    assert answers[4] == compact({"games": EVERY_ENTRY, "game": "amazons", "size": 10})
     assert answers[5] == "? syntax error: expected no arguments"
 
 
@@ -338,8 +407,8 @@ def test_games_lists_a_registered_game_from_its_descriptor() -> None:
         third_game.unregister()
     data = json.loads(answers[0])
     assert (data["game"], data["size"]) == (third_game.NAME, 3)
-    assert data["games"][:2] == [STAR_ENTRY, AMAZONS_ENTRY]
-    assert data["games"][-1] == {
+    assert data["games"][:4] == EVERY_ENTRY
+    assert data["games"][4] == {
         "name": "tictactoe", "gtp_name": "TicTacToe", "title": "Tic-tac-toe", "sizes": [3, 4], "default_size": 3,
         "size_word": "squares a side", "first": "black", "pass": None,
         "move_hint": third_game.TICTACTOE.move_hint, "human": "black", "parts": 1, "separators": [],

@@ -10,7 +10,7 @@ from typing import Any
 from stargtp.engine.colour import BLACK
 from stargtp.engine.connection.playout import playout_winner, tree_hooks
 from stargtp.engine.connection.scoring import Score, score
-from stargtp.engine.game import Game
+from stargtp.engine.game import Game, GameOption
 
 
 def no_move(position: Any, komi: float) -> None:
@@ -27,9 +27,23 @@ def score_estimate(position: Any, colour: int, komi: float) -> float | None:
     return 1.0 if winner == colour else -1.0
 
 
+def options_of(position: Any) -> dict[str, bool]:
+    """The options a position is played with: ``{"swap": ...}``."""
+    return {"swap": position.swap}
+
+
 def move_playouts(size: int) -> int:
     """3000 per move on every board (docs/search.md)."""
     return 3000
+
+
+SWAP_OFF_BY_DEFAULT = False
+
+
+def swap_option(effect: str) -> GameOption:
+    """The swap rule, off by default; ``effect`` says what the swap does."""
+    return GameOption("swap", SWAP_OFF_BY_DEFAULT,
+                      f"the second player may answer the first move with swap-pieces: {effect}")
 
 
 def connection_game(*, position: type, **fields: Any) -> Game:
@@ -48,6 +62,7 @@ def connection_game(*, position: type, **fields: Any) -> Game:
         score_estimate=score_estimate,
         move_hint="a cell label such as c4",
         human_colour=BLACK,
+        options_of=options_of,
     )
     shared.update(fields)
     return Game(**shared)

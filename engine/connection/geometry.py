@@ -26,6 +26,11 @@ join all three of ``west``, ``east`` and ``south``.
 For the fast code the board also has a bit layout: cell ``i`` is bit
 ``bit_of[i]`` (one bit per cell, with a spare column so that shifts find
 neighbours, see :attr:`Board.shifts`).
+
+Moves are cell indices, plus one more: the swap move (``swap-pieces``,
+:attr:`Board.swap_move`, numbered ``cell_count``, just past the cells), which
+``bit_of`` also gives a bit, a spare one that no cell uses, so that a search
+can keep statistics for it like any other move.
 """
 
 from __future__ import annotations
@@ -76,7 +81,8 @@ class Board:
     stride: int
     """Bits per row in the bit layout (``size + 1``: one spare column)."""
     bit_of: tuple[int, ...] = field(repr=False)
-    """Cell index -> its bit (a power of two) in the bit layout."""
+    """Move -> its bit (a power of two) in the bit layout: each cell's, and
+    for the swap move (:attr:`swap_move`) a spare bit no cell has."""
     cell_of_bit: dict[int, int] = field(repr=False)
     """Bit position -> cell index."""
     shifts: tuple[int, ...] = field(repr=False)
@@ -91,6 +97,11 @@ class Board:
 
     @property
     def cell_count(self) -> int:
+        return len(self.cells)
+
+    @property
+    def swap_move(self) -> int:
+        """The move number of ``swap-pieces``: ``cell_count``, past every cell."""
         return len(self.cells)
 
     @property
@@ -189,9 +200,10 @@ def make_board(shape: str, size: int, points: list[tuple[int, int]],
         cells.append(Cell(i, label(column, row), column, row, x, y, tuple(near),
                           frozenset(edges_of(column, row))))
     bit_pos = [row * stride + column for column, row in points]
-    bit_of = tuple(1 << b for b in bit_pos)
+    cell_bits = tuple(1 << b for b in bit_pos)
+    bit_of = (*cell_bits, 1 << size)  # the swap move: row 0's spare column
     shifts = tuple(dr * stride + dc for dc, dr in neighbour_steps)
-    all_bits = sum(bit_of)
+    all_bits = sum(cell_bits)
     edge_bits = {edge: sum(bit_of[c.index] for c in cells if edge in c.edges) for edge in edges}
     neighbour_bits = tuple(sum(bit_of[n] for n in c.neighbours) for c in cells)
     return Board(shape, size, tuple(cells), edges, goals, stride, bit_of,

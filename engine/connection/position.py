@@ -13,6 +13,16 @@ over its colour's bit mask (:meth:`Board.flood`) and checks the edges it
 touches against the colour's goal; the winner of each ply is stacked so that
 undo restores it. tests/connection_reference.py checks this against a
 from-scratch search of the whole board.
+
+The swap rule (an option, off by default: ``Position(size, swap=True)``)
+lets the second player answer the first move of a game from the empty board
+with the move ``swap-pieces`` (:attr:`Board.swap_move`), as HexGui and the Hex
+engines write it. What it does follows HexGui: on a Hex board the stone stays
+where it is and keeps its colour, and the same colour moves again (the
+players exchange colours: HexGui does not change the side to move after a
+Hex swap, and MoHex counts the stones to find it); on a Y board
+(:attr:`ConnectionPosition.swap_recolours`) the stone changes colour where
+it is and the other colour moves (HexGui recolours every stone after a Y swap).
 """
 
 from __future__ import annotations
@@ -31,17 +41,28 @@ class ConnectionPosition:
 
     game = ""
     rules = None  # the game's descriptor, set by the game package
+    swap_recolours = False
+    """What ``swap-pieces`` does: False (Hex) leaves the stone and gives the
+    same colour the next move; True (Y) turns the stone to the swapper's
+    colour and gives the other colour the next move."""
+    SWAP_NAMES = ("swap-pieces", "swap")
+    """The swap move's text: HexGui's name first (how it is written); HexGui
+    also reads ``swap``."""
 
     __slots__ = ("geometry", "board", "to_move", "history", "black_bits", "white_bits",
-                 "won", "_empty_count", "_undo", "_setup")
+                 "won", "swap", "_empty_count", "_undo", "_setup")
 
     @staticmethod
     def make_geometry(size: int) -> Board:
         """The game's board of ``size`` (BadSize when it has none); set by each game."""
         raise NotImplementedError
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(self, size: int | None = None, swap: bool = False) -> None:
+        if not isinstance(swap, bool):
+            raise IllegalMove(f"the swap option is on or off (True or False), not {swap!r}")
         self.geometry: Board = self.make_geometry(self.rules.default_size if size is None else size)
+        self.swap: bool = swap
+        """Whether the swap rule is on (see the module docstring)."""
         self.board: list[int] = [EMPTY] * self.geometry.cell_count
         """Cell index -> EMPTY, BLACK or WHITE."""
         self.to_move: int = BLACK
@@ -85,10 +106,15 @@ class ConnectionPosition:
 
     # -- moves as text -------------------------------------------------------
     def parse_move(self, text: str) -> int:
-        """A cell label such as ``c4`` (any case); IllegalMove for anything else."""
+        """A cell label such as ``c4``, or ``swap-pieces`` (also ``swap``), in
+        any case; IllegalMove for anything else."""
+        if text.strip().lower() in self.SWAP_NAMES:
+            return self.geometry.swap_move
         return self.geometry.parse(text)
 
     def format_move(self, move: int) -> str:
+        if move == self.geometry.swap_move:
+            return self.SWAP_NAMES[0]
         return self.geometry.cells[move].label
 
     # -- rules ---------------------------------------------------------------
@@ -101,15 +127,28 @@ class ConnectionPosition:
         return self.won
 
     def legal_moves(self) -> list[int]:
-        """The empty cells in board order; nothing once the game is over."""
+        """The empty cells in board order, then the swap move where it is
+        legal; nothing once the game is over."""
         if self.is_over():
             return []
-        return [c for c, v in enumerate(self.board) if v == EMPTY]
+        moves = [c for c, v in enumerate(self.board) if v == EMPTY]
+        if self._swap_open():
+            moves.append(self.geometry.swap_move)
+        return moves
 
     def is_legal(self, move: int, colour: int | None = None) -> bool:
         if self.is_over() or colour not in (None, BLACK, WHITE):
             return False
+        if move == self.geometry.swap_move:
+            return self._swap_open() and colour in (None, self.to_move)
         return isinstance(move, int) and 0 <= move < len(self.board) and self.board[move] == EMPTY
+
+    def _swap_open(self) -> bool:
+        """The swap rule is on and this is the answer to the first move of a
+        game from the empty board, by the other colour."""
+        history = self.history
+        return (self.swap and len(history) == 1 and self._setup is None
+                and self.to_move != history[0][0])
 
     def play(self, move: int, colour: int | None = None) -> None:
         """Place a stone of ``colour`` (default: the side to move) on the empty
@@ -120,6 +159,9 @@ class ConnectionPosition:
             raise IllegalMove(f"no such colour {colour!r}")
         if self.is_over():
             raise IllegalMove(f"the game is over: {self.over_reason()}")
+        if move == self.geometry.swap_move and not isinstance(move, bool):
+            self._play_swap(colour)
+            return
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.board):
             raise IllegalMove(f"no cell {move!r} on this board")
         if self.board[move] != EMPTY:
@@ -131,11 +173,41 @@ class ConnectionPosition:
         self.history.append((colour, move))
         self.to_move = opponent(colour)
 
+    def _play_swap(self, colour: int) -> None:
+        if not self.swap:
+            raise IllegalMove("swap-pieces needs the swap rule, which is off")
+        if not self._swap_open() or colour != self.to_move:
+            raise IllegalMove("swap-pieces is only the second move, by the side to move")
+        self._undo.append((self.to_move, self.won))
+        if self.swap_recolours:
+            cell = self.history[0][1]
+            self._recolour(cell, colour)
+            if self._connects(cell, colour):
+                self.won = colour
+            self.to_move = opponent(colour)
+        self.history.append((colour, self.geometry.swap_move))
+
+    def _recolour(self, cell: int, colour: int) -> None:
+        """Turn the stone on ``cell`` to ``colour``."""
+        bit = self.geometry.bit_of[cell]
+        self.board[cell] = colour
+        if colour == BLACK:
+            self.white_bits &= ~bit
+            self.black_bits |= bit
+        else:
+            self.black_bits &= ~bit
+            self.white_bits |= bit
+
     def undo(self) -> None:
         """Take back the last move exactly, side to move and winner included."""
         if not self.history:
             raise CannotUndo("no move to undo")
         colour, move = self.history.pop()
+        if move == self.geometry.swap_move:
+            if self.swap_recolours:
+                self._recolour(self.history[0][1], self.history[0][0])
+            self.to_move, self.won = self._undo.pop()
+            return
         self.board[move] = EMPTY
         self._empty_count += 1
         if colour == BLACK:
@@ -190,6 +262,7 @@ class ConnectionPosition:
         other.black_bits = self.black_bits
         other.white_bits = self.white_bits
         other.won = self.won
+        other.swap = self.swap
         other._empty_count = self._empty_count
         other._undo = self._undo.copy()
         other._setup = self._setup
@@ -220,7 +293,7 @@ class ConnectionPosition:
             lines.append(f"over: {self.over_reason()}  moves: {len(self.history)}")
         else:
             lines.append(f"to move: {'black (X)' if self.to_move == BLACK else 'white (O)'}"
-                         f"  moves: {len(self.history)}")
+                         f"  moves: {len(self.history)}" + ("  swap rule: on" if self.swap else ""))
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -3,10 +3,11 @@ about the game of Y, in one object (:data:`Y`)."""
 
 from __future__ import annotations
 
-from stargtp.engine.connection.descriptor import connection_game
+from stargtp.engine.connection.descriptor import connection_game, swap_option
 from stargtp.engine.game import moves_left_from_cells
 from stargtp.engine.y.geometry import DEFAULT_SIZE, SIZES
 from stargtp.engine.y.position import Position
+from stargtp.engine.y.sgf import GM_NUMBER, is_mine, read_sgf, write_sgf
 
 
 def _moves_left(size: int, plies: int) -> int:
@@ -20,6 +21,12 @@ Y = connection_game(
     default_size=DEFAULT_SIZE,
     position=Position,
     moves_left=_moves_left,
+    write_record=write_sgf,
+    read_record=read_sgf,
+    sgf_number=GM_NUMBER,
+    claims_record=is_mine,
+    commands=("printsgf",),
+    options=(swap_option("the stone turns white where it is and black moves"),),
 )
 
 Position.rules = Y

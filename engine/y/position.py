@@ -19,3 +19,4 @@ class Position(ConnectionPosition):
     game = "y"
     __slots__ = ()
     make_geometry = staticmethod(geometry)
+    swap_recolours = True  # HexGui turns the stone over on a Y board

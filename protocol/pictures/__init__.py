@@ -22,12 +22,16 @@ from __future__ import annotations
 from typing import Any
 
 from stargtp.engine.colour import colour_name
-from stargtp.protocol.pictures import amazons, star
+from stargtp.engine.hex.geometry import geometry as hex_board
+from stargtp.engine.y.geometry import geometry as y_board
+from stargtp.protocol.pictures import amazons, connection, star
 from stargtp.protocol.pictures.svg import Drawing
 
 DRAWINGS: dict[str, Drawing] = {
     "star": star.DRAWING,
     "amazons": amazons.DRAWING,
+    "hex": connection.drawing(hex_board),
+    "y": connection.drawing(y_board),
 }
 """Every game's picture (and the board data front ends draw their own from),
 by the game's name."""

@@ -49,6 +49,7 @@ PALETTE: dict[str, str] = {
     "arrow": "#a4262c",
     "arrow-edge": "#5c1014",
     "highlight": "#f6e05e",
+    "edge-neutral": "#8a7f72",
 }
 """Every colour the pictures use, by name: the CSS variable ``--stargtp-NAME``
 (docs/pictures.md). Each colour is written once, here; two names never share
@@ -62,6 +63,8 @@ LAST_MOVE = PALETTE["last-move"]
 CAPTION_FILL = PALETTE["caption"]
 MARK = PALETTE["mark"]
 MARK_GREEN = PALETTE["mark-green"]
+EDGE_NEUTRAL = PALETTE["edge-neutral"]
+"""A board edge both colours must reach (Y's three), in the connection picture."""
 
 PAINTED = ("fill", "stroke")
 """The attributes whose colours the style sheet ties to the variables."""

@@ -6,7 +6,8 @@ A record is one of:
   skipped, ``--record`` picks a game by its 1-based number or its ``key``);
 * an SGF file of a game that has records, or a collection of them (the match
   runner's records file: ``--record`` picks a game by number or its ``GN``) (*Star, ``GM[2004]``; the Amazons,
-  ``GM[18]``), read by the game its ``GM`` names (:func:`stargtp.engine.games.read_record`);
+  ``GM[18]``; Hex and Y, ``GM[11]``, Y's marked ``BOARD[Y]``), read by the game its ``GM`` names
+  (:func:`stargtp.engine.games.read_record`);
   its ``RE`` is the recorded result and its ``KM`` the komi of the caption;
 * a move list: plain text, ``#`` starts a comment, ``game NAME`` and
   ``size N`` (or ``rings N``) lines come first, a line ``black M M ...`` or
@@ -267,7 +268,7 @@ def caption_for(position: Any, record: GameRecord, komi: float | None, final: bo
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="RECORD",
-                        help="record: results file (JSON lines), SGF (*Star or Amazons), or move list;"
+                        help="record: results file (JSON lines), SGF (of any game with records), or move list;"
                              " - for stdin")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="SVG file to write (default, or -: stdout)")
@@ -282,7 +283,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=None,
                         help="komi for the caption's *Star score (default: the record's, else 0)")
-    parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size in pixels")
+    parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size / cell spacing in pixels")
     parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
     parser.add_argument("--no-stars", dest="stars", action="store_false",
                         help="*Star: no star / owned-peri overlay")

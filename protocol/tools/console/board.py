@@ -1,17 +1,22 @@
 """The board on a terminal, whatever the game: :data:`BOARDS` is the one
 table that finds a game's terminal board (:mod:`stargtp.protocol.tools.console.star`,
-:mod:`stargtp.protocol.tools.console.amazons`) by the game's name."""
+:mod:`stargtp.protocol.tools.console.amazons`, :mod:`stargtp.protocol.tools.console.connection`
+for Hex and Y) by the game's name."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from stargtp.protocol.tools.console import amazons, star
+from stargtp.engine.hex import HEX
+from stargtp.engine.y import Y
+from stargtp.protocol.tools.console import amazons, connection, star
 from stargtp.protocol.tools.console.drawing import Fragments, TerminalBoard
 
 BOARDS: dict[str, TerminalBoard] = {
     "star": star.BOARD,
     "amazons": amazons.BOARD,
+    "hex": connection.board(HEX),
+    "y": connection.board(Y),
 }
 """Every game's terminal board, by the game's name."""
 
