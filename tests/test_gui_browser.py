@@ -477,6 +477,46 @@ def test_amazons_game_by_clicking(page: Page, server: GuiServer, tmp_path: Path)
     assert page.evaluate("document.getElementById('score').dataset.result") == server.one(session, "final_score")
 
 
+@pytest.mark.parametrize("game, size", [("hex", 4), ("y", 5)])
+def test_hex_and_y_games_by_clicking(page: Page, server: GuiServer, tmp_path: Path, game: str, size: int) -> None:
+    """A whole small game of Hex and of Y by clicking, on the page that
+    knows neither: black clicks cells the board offers (exactly all_legal's
+    moves), the engine answers as white, until one side has joined its
+    edges; then the score card and the picture's winning group."""
+    new_game(page, game, size, "white")
+    check_agrees(page, server)
+    session = session_of(page)
+    rng = random.Random(3)
+    human = "black"
+    for _ in range(size * size):
+        shown = drawn(page)
+        if shown["over"]:
+            break
+        assert shown["to_move"] == human
+        legal = page.evaluate("[...document.querySelectorAll('#board svg .legal')].map(e => e.dataset.point)")
+        assert sorted(legal) == sorted(server.one(session, f"all_legal {human}").split())
+        assert page.evaluate("document.querySelectorAll('#board .target').length") == 0  # moves of one part
+        cell = rng.choice(legal)
+        count = len(server.position(session)["moves"])
+        click_point(page, cell)
+        wait_idle(page, f"Number(document.body.dataset.moves) > {count} && "
+                        f"(document.getElementById('board').dataset.over === '1' || "
+                        f"document.getElementById('board').dataset.toMove === '{human}')")
+        position = check_agrees(page, server)
+        assert position["moves"][count] == [human, cell]
+        assert all(colour == "white" for colour, _ in position["moves"][count + 1:])
+    else:
+        pytest.fail("the game did not end")
+    position = server.position(session)
+    final = server.one(session, "final_score")
+    assert position["over"] and position["score"]["result"] == final
+    assert page.evaluate("document.getElementById('score').dataset.result") == final
+    assert "Game over" in page.evaluate("document.getElementById('to-move').textContent")
+    detail = page.evaluate("Object.assign({}, document.querySelector('#score .detail').dataset)")
+    assert detail == {"reason": position["score"]["reason"], "group": " ".join(position["score"]["group"])}
+    screenshot(page, tmp_path, f"gui-{game}.png")
+
+
 def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path: Path) -> None:
     """Moves typed in the move box; Undo takes back the engine's reply too;
     the time per move reaches the session's search settings."""

@@ -70,6 +70,7 @@ export function describeResult(result, over = true) {
   if (!m) return result;
   const who = m[1] === "B" ? "Black" : "White";
   const verb = over ? "wins" : "leads";
+  if (m[2] === "") return `${who} ${verb} (${result})`; // a game without margins
   return m[2] === "0" ? `${who} ${verb} on the tie-break (${result})` : `${who} ${verb} by ${m[2]} (${result})`;
 }
 
@@ -110,7 +111,8 @@ function renderScore() {
   for (const [key, value] of Object.entries(score)) {
     if (key === "result") continue;
     if (key === "black" || key === "white") continue;
-    if (Array.isArray(value)) lists.push([key, value]);
+    if (Array.isArray(value) && value.every((item) => item && typeof item === "object")) lists.push([key, value]);
+    else if (Array.isArray(value)) facts.push([key, value.join(" ")]); // points, such as a winning group
     else if (value && typeof value === "object" && "black" in value && "white" in value) rows.push([key, value]);
     else facts.push([key, value]);
   }
