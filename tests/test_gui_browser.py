@@ -486,6 +486,15 @@ def test_hex_and_y_games_by_clicking(page: Page, server: GuiServer, tmp_path: Pa
     new_game(page, game, size, "white")
     check_agrees(page, server)
     session = session_of(page)
+    # The analysis marks the best moves on the board of a game it has never heard of.
+    page.click("#analysis-toggle")
+    page.wait_for("document.getElementById('board').dataset.analysis === '1' && "
+                  "document.querySelectorAll('#board .best').length >= 1", timeout=DEADLINE)
+    marked = page.evaluate("[...document.querySelectorAll('#board .best')].map(e => e.dataset.move)")
+    assert set(marked) <= set(server.one(session, "all_legal black").split())
+    page.click("#analysis-toggle")
+    page.wait_for("document.getElementById('board').dataset.analysis === '0'")
+    wait_idle(page)
     rng = random.Random(3)
     human = "black"
     for _ in range(size * size):

@@ -13,6 +13,7 @@ let svg = null; // the picture's <svg>
 let layers = null; // the overlay's groups
 let points = new Map(); // point name -> its element (the first that names it)
 let tops = new Map(); // point name -> the topmost element that names it (a piece on it, if any)
+let shown = ""; // the picture's text, as the server sent it
 
 const board = () => $("board");
 
@@ -49,8 +50,8 @@ function centre(name) {
 /** Put the server's picture on the board (when it changed). */
 export function showPicture(text) {
   const root = board();
-  if (text === root.dataset.picture && svg) return;
-  root.dataset.picture = text;
+  if (text === shown && svg) return;
+  shown = text;
   const holder = document.createElement("div");
   holder.innerHTML = text;
   const picture = holder.querySelector("svg");
@@ -88,7 +89,7 @@ export function showMessage(text) {
   layers = null;
   points = new Map();
   tops = new Map();
-  delete root.dataset.picture;
+  shown = "";
   const box = root.querySelector(".board-message");
   box.textContent = text;
   box.hidden = false;
@@ -108,7 +109,6 @@ export function render() {
   root.dataset.toMove = p.to_move;
   root.dataset.over = p.over ? "1" : "0";
   root.classList.toggle("no-score", !$("score-overlay").checked);
-  root.classList.toggle("playable", canPlayNow());
   for (const name of ["territory", "chosen", "targets"]) layers[name].replaceChildren();
   for (const node of svg.querySelectorAll(".legal, .origin")) node.classList.remove("legal", "origin");
 
