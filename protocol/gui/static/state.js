@@ -1,7 +1,7 @@
 // The page's state: what the server said (the games, the position, the legal
-// moves, the picture) and what the person is doing (the move being built,
-// the line of moves stepped over). Nothing here knows any game: a game is
-// the entry `stargtp-games` gives for it.
+// moves; the picture itself lives on the board) and what the person is
+// doing (the move being built, the line of moves stepped over). Nothing here
+// knows any game: a game is the entry `stargtp-games` gives for it.
 
 export const S = {
   session: null,
@@ -10,7 +10,6 @@ export const S = {
   size: null,
   position: null, // stargtp-position (null: the game has no picture)
   geometry: null, // stargtp-geometry of the current game and size
-  picture: "", // stargtp-svg
   legal: { black: [], white: [] }, // all_legal b / all_legal w
   future: [], // moves stepped back over, [colour, move], next first
   engine: "white", // the side the engine plays: black, white, none or both
