@@ -5,7 +5,7 @@ project's own renderer, :func:`stargtp.protocol.pictures.position_svg`.
 
 The positions are real: the seed's two worked examples (from
 tests/data/star_examples.txt), games the engine's own players played with
-fixed seeds, and seeded random games. The same seeds give the same pictures
+fixed seeds (Hex and Y among them), and seeded random games. The same seeds give the same pictures
 as long as the players do not change.
 """
 
@@ -98,6 +98,21 @@ def pictures() -> dict[str, str]:
     out["amazons-engine-8.svg"] = position_svg(amazons, caption="flat player: " + describe(amazons))
     finished = random_game(AmazonsPosition(6), seed=11)
     out["amazons-end-6.svg"] = position_svg(finished, caption=describe(finished))
+    out.update(connection_pictures())
+    return out
+
+
+def connection_pictures() -> dict[str, str]:
+    """Hex 11x11 and Y side 13: a game the uct player played against itself
+    to the end, 400 playouts a move, each drawn at its last move with the
+    winning group outlined."""
+    from stargtp.engine.hex import Position as HexPosition
+    from stargtp.engine.y import Position as YPosition
+
+    out: dict[str, str] = {}
+    for name, position in (("hex-engine-11.svg", HexPosition(11)), ("y-engine-13.svg", YPosition(13))):
+        game = engine_game(position, "uct", playouts=400, seed=3)
+        out[name] = position_svg(game, caption="uct player, 400 playouts a move: " + describe(game))
     return out
 
 

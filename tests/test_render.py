@@ -316,6 +316,9 @@ def test_hex_sgf_as_hexgui_writes_it_with_a_swap(tmp_path, capsys):
     assert with_class(root, "winning-group", "black")
     assert with_class(root, "caption")[0].text == "5 moves, last black b3, game over, black joined north and south"
     assert root.find("{http://www.w3.org/2000/svg}polygon").get("stroke-width") == "0.6"  # 0.03 of the unit
+    assert render(str(moves), "--no-group", "--no-stars") == 0  # --no-stars is *Star's: ignored here
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root, "black") == ["b1", "b2", "b3"] and not with_class(root, "winning-group")
 
 
 def test_y_sgf_series_and_results_line(tmp_path, capsys):

@@ -287,6 +287,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-labels", dest="labels", action="store_false", help="no cell labels or coordinates")
     parser.add_argument("--no-stars", dest="stars", action="store_false",
                         help="*Star: no star / owned-peri overlay")
+    parser.add_argument("--no-group", dest="group", action="store_false",
+                        help="Hex and Y: do not outline the winning group")
     parser.add_argument("--dead", dest="dead", action="store_true", default=None,
                         help="*Star: mark dead groups even before the game is over")
     parser.add_argument("--no-dead", dest="dead", action="store_false", help="*Star: never mark dead groups")
@@ -296,11 +298,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace, drawing: Drawing) -> dict[str, Any]:
     """The drawing options given on the command line that the game's picture
-    takes (``--no-stars`` and ``--dead`` are *Star's only)."""
+    takes (``--no-stars`` and ``--dead`` are *Star's only, ``--no-group``
+    Hex and Y's)."""
     options: dict[str, Any] = {"labels": args.labels}
     if args.unit is not None:
         options["unit"] = args.unit
-    options.update(stars=args.stars, dead=args.dead)
+    options.update(stars=args.stars, dead=args.dead, group=args.group)
     return {name: value for name, value in options.items() if name in drawing.options}
 
 
