@@ -23,6 +23,7 @@ import pytest
 
 from stargtp.protocol.cli import main
 from stargtp.protocol.gui.bridge import STREAM_REPLY_BYTES, GuiServer
+from stargtp.protocol.pictures.svg import palette_css
 from stargtp.protocol.server.session import SessionConfig
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, process_gone, subprocess_env
 
@@ -33,7 +34,7 @@ STAR_POSITION = (
     '"moves":[["black","S21"]],"over":false,"komi":0.0,"score":{"margin":0.0,"komi":0.0,'
     '"black":{"peris":0,"quarks":0,"quark_peri":0,"stars":0,"conventional":0.0,"simplified":0.0,'
     '"schmittberger":0.0},"white":{"peris":0,"quarks":0,"quark_peri":0,"stars":0,"conventional":0.0,'
-    '"simplified":0.0,"schmittberger":0.0},"stars":[],"dead_groups":1,"result":"0"}}\n\n')
+    '"simplified":0.0,"schmittberger":0.0},"stars":[],"dead_groups":1,"result":"0"},"territory":null}\n\n')
 
 AMAZONS_RECORD = ("= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]AW[ab][fb][ba][ea]\n"
                   ";B[efdedf]\n)\n\n")
@@ -491,6 +492,16 @@ def test_the_shipped_page_is_served() -> None:
             page = await request(port, "GET", "/")
             assert page.status == 200 and page.headers["content-type"] == "text/html; charset=utf-8"
             assert page.body == (REPO / "protocol" / "gui" / "static" / "index.html").read_bytes()
+            # Every module the page imports is served, as JavaScript (a module needs the type).
+            for name in ("app.js", "bridge.js", "state.js", "board.js", "panels.js", "analysis.js"):
+                module = await request(port, "GET", f"/static/{name}")
+                assert module.status == 200, name
+                assert module.headers["content-type"] == "text/javascript; charset=utf-8"
+            # The pictures' palette, as CSS variables, written from its one table.
+            palette = await request(port, "GET", "/static/palette.css")
+            assert (palette.status, palette.headers["content-type"]) == (200, "text/css; charset=utf-8")
+            assert palette.body.decode() == palette_css()
+            assert "--stargtp-stone-black: #1b1b1b;" in palette.body.decode()
 
     asyncio.run(scenario())
 

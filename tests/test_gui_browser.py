@@ -54,8 +54,9 @@ if chromium_path() is None and not REQUIRE:  # with REQUIRE, the browser fixture
 class GuiServer:
     """A ``stargtp gui`` subprocess; its URL comes from the first line on stderr."""
 
-    def __init__(self, *options: str) -> None:
-        command = [sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", "0", *options]
+    def __init__(self, *options: str, command: list[str] | None = None) -> None:
+        if command is None:
+            command = [sys.executable, "-m", "stargtp.protocol.cli", "gui", "--port", "0", *options]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, text=True, env=subprocess_env(), cwd=REPO)
         self.log: list[str] = []
@@ -173,15 +174,24 @@ def session_of(page: Page) -> str:
     return page.evaluate("document.body.dataset.session")
 
 
+PIECES = """(() => {
+    // The pieces the server's picture shows, by point: every element of the
+    // picture (not of the page's overlay) that names a point and has a colour.
+    const pieces = {};
+    for (const e of document.querySelectorAll('#board svg [data-point]')) {
+        if (e.closest('.overlay')) continue;
+        const kind = ['black', 'white', 'arrow'].find(k => e.classList.contains(k));
+        if (kind) pieces[e.dataset.point] = kind;
+    }
+    return pieces;
+})()"""
+
+
 def drawn(page: Page) -> dict:
     """What the board shows: the pieces by point, the move count, the side to move."""
     return page.evaluate("""(() => {
         const svg = document.getElementById('board');
-        const pieces = {};
-        for (const e of svg.querySelectorAll('.pieces [data-colour]')) {
-            const point = e.dataset.cell || e.dataset.square;
-            if (e.dataset.colour !== 'empty') pieces[point] = e.dataset.colour;
-        }
+        const pieces = """ + PIECES + """;
         const list = [...document.querySelectorAll('#move-list li.played')].map(li => [li.dataset.colour, li.dataset.move]);
         return {game: svg.dataset.game, size: Number(svg.dataset.size), moves: Number(svg.dataset.moves),
                 to_move: svg.dataset.toMove, over: svg.dataset.over === '1', pieces, list,
@@ -226,14 +236,20 @@ def new_game(page: Page, game: str, size: int, engine: str) -> None:
     choose(page, "#engine-select", engine)
 
 
-def targets(page: Page, stage: str) -> list[str]:
-    page.wait_for(f"document.body.dataset.idle === '1' && document.getElementById('board').dataset.stage === '{stage}'",
-                  timeout=DEADLINE, message=f"the {stage} step")
-    return page.evaluate("[...document.querySelectorAll('#board .target')].map(e => e.dataset.square)")
+def targets(page: Page, part: int) -> list[str]:
+    """The choices the board offers for a move's part ``part`` (0: the first)."""
+    page.wait_for(f"document.body.dataset.idle === '1' && document.getElementById('board').dataset.part === '{part}'",
+                  timeout=DEADLINE, message=f"the choices for part {part}")
+    found = page.evaluate("[...document.querySelectorAll('#board .target')].map(e => [e.dataset.point, e.dataset.part])")
+    assert all(p == str(part) for _, p in found)
+    legal = page.evaluate("[...document.querySelectorAll('#board svg .legal')].map(e => e.dataset.point)")
+    assert sorted(legal) == sorted(point for point, _ in found)
+    return [point for point, _ in found]
 
 
-def click_square(page: Page, square: str) -> None:
-    page.click(f'#board .square[data-square="{square}"]')
+def click_point(page: Page, point: str) -> None:
+    """A real click on a point of the server's picture."""
+    page.click(f'#board svg.picture [data-point="{point}"]')  # the first: the picture's own
 
 
 def board_after(game: str, moves: list, start: dict) -> dict:
@@ -255,11 +271,7 @@ RECORD_SNAPSHOTS = """(() => {
     window.__snapshots = [];
     const svg = document.getElementById('board');
     const take = () => {
-        const pieces = {};
-        for (const e of svg.querySelectorAll('.pieces [data-colour]')) {
-            const point = e.dataset.cell || e.dataset.square;
-            if (e.dataset.colour !== 'empty') pieces[point] = e.dataset.colour;
-        }
+        const pieces = """ + PIECES + """;
         window.__snapshots.push({moves: Number(svg.dataset.moves), pieces});
     };
     new MutationObserver(take).observe(svg, {attributes: true, attributeFilter: ['data-moves']});
@@ -276,18 +288,16 @@ def check_snapshots(page: Page, position: dict, start: dict) -> None:
 
 def score_panel(page: Page) -> dict:
     return page.evaluate("""(() => {
-        const rows = {};
-        for (const row of document.querySelectorAll('#score .score-table tbody tr')) {
-            const values = {};
-            for (const cell of row.querySelectorAll('td')) values[cell.dataset.key] = cell.textContent;
-            rows[row.dataset.colour] = values;
+        const rows = {black: {}, white: {}};
+        for (const cell of document.querySelectorAll('#score .score-table td[data-key]')) {
+            rows[cell.dataset.colour][cell.dataset.key] = cell.textContent;
         }
-        const stars = [...document.querySelectorAll('#board .star')].map(g => ({
+        const stars = [...document.querySelectorAll('#board svg .star')].map(g => ({
             colour: g.classList.contains('black') ? 'black' : 'white',
             pericells: [...g.querySelectorAll('.owned')].map(p => p.dataset.cell)}));
         return {result: document.getElementById('score').dataset.result, rows, stars,
-                listed: document.querySelectorAll('#score .star-list li[data-star]').length,
-                dead: Number(document.getElementById('board').dataset.deadGroups),
+                listed: document.querySelectorAll('#score .score-list[data-key="stars"] li[data-index]').length,
+                dead: Number(document.querySelector('#score .detail').dataset.deadGroups),
                 text: document.getElementById('score').textContent};
     })()""")
 
@@ -360,13 +370,13 @@ def test_star_game_by_clicking(page: Page, server: GuiServer, tmp_path: Path) ->
         if shown["over"]:
             break
         assert shown["to_move"] == human
-        legal = page.evaluate("[...document.querySelectorAll('#board .cell.legal')].map(e => e.dataset.cell)")
+        legal = page.evaluate("[...document.querySelectorAll('#board svg .legal')].map(e => e.dataset.point)")
         position = server.position(session_of(page))
         empty = [c for c in server.one(session_of(page), f"all_legal {human}").split() if c != "pass"]
         assert sorted(legal) == sorted(empty)  # every empty cell, and only those, is offered
         cell = rng.choice(legal)
         count = len(position["moves"])
-        page.click(f'#board .cell[data-cell="{cell}"]')
+        click_point(page, cell)
         wait_idle(page, f"Number(document.body.dataset.moves) > {count} && "
                         f"(document.getElementById('board').dataset.over === '1' || "
                         f"document.getElementById('board').dataset.toMove === '{human}')")
@@ -425,23 +435,27 @@ def test_amazons_game_by_clicking(page: Page, server: GuiServer, tmp_path: Path)
             break
         assert shown["to_move"] == human
         whole = server.one(session, f"all_legal {human}").split()
-        amazons = targets(page, "amazon")
+        amazons = targets(page, 0)
         assert amazons == list(dict.fromkeys(move.split("-")[0] for move in whole))
         origin = rng.choice(amazons)
-        click_square(page, origin)
-        destinations = targets(page, "destination")
+        click_point(page, origin)
+        destinations = targets(page, 1)
         assert destinations == server.one(session, f"all_legal {human} {origin}").split()
         destination = rng.choice(destinations)
-        click_square(page, destination)
-        arrows = targets(page, "arrow")
+        click_point(page, destination)
+        arrows = targets(page, 2)
         assert arrows == server.one(session, f"all_legal {human} {origin}-{destination}").split()
-        # While a move is being built, the amazon is drawn on its destination.
-        assert page.evaluate(f"""document.querySelector('#board .amazon.moving[data-square="{destination}"]') !== null""")
+        # While a move is being built, the chosen points are marked and the
+        # amazon is drawn on its destination (faded on its origin).
+        assert page.evaluate("[...document.querySelectorAll('#board .chosen')].map(e => e.dataset.chosen)") == [
+            origin, destination]
+        assert page.evaluate(f"""document.querySelector('#board .amazon.moving[data-moving="{destination}"]') !== null
+            && document.querySelector('#board svg .amazon.origin[data-point="{origin}"]') !== null""")
         arrow = rng.choice(arrows)
         count = len(server.position(session)["moves"])
         if count == 6:
             screenshot(page, tmp_path, "gui-amazons-move.png")
-        click_square(page, arrow)
+        click_point(page, arrow)
         wait_idle(page, f"Number(document.body.dataset.moves) > {count} && "
                         f"(document.getElementById('board').dataset.over === '1' || "
                         f"document.getElementById('board').dataset.toMove === '{human}')")
@@ -463,6 +477,55 @@ def test_amazons_game_by_clicking(page: Page, server: GuiServer, tmp_path: Path)
     assert page.evaluate("document.getElementById('score').dataset.result") == server.one(session, "final_score")
 
 
+@pytest.mark.parametrize("game, size", [("hex", 4), ("y", 5)])
+def test_hex_and_y_games_by_clicking(page: Page, server: GuiServer, tmp_path: Path, game: str, size: int) -> None:
+    """A whole small game of Hex and of Y by clicking, on the page that
+    knows neither: black clicks cells the board offers (exactly all_legal's
+    moves), the engine answers as white, until one side has joined its
+    edges; then the score card and the picture's winning group."""
+    new_game(page, game, size, "white")
+    check_agrees(page, server)
+    session = session_of(page)
+    # The analysis marks the best moves on the board of a game it has never heard of.
+    page.click("#analysis-toggle")
+    page.wait_for("document.getElementById('board').dataset.analysis === '1' && "
+                  "document.querySelectorAll('#board .best').length >= 1", timeout=DEADLINE)
+    marked = page.evaluate("[...document.querySelectorAll('#board .best')].map(e => e.dataset.move)")
+    assert set(marked) <= set(server.one(session, "all_legal black").split())
+    page.click("#analysis-toggle")
+    page.wait_for("document.getElementById('board').dataset.analysis === '0'")
+    wait_idle(page)
+    rng = random.Random(3)
+    human = "black"
+    for _ in range(size * size):
+        shown = drawn(page)
+        if shown["over"]:
+            break
+        assert shown["to_move"] == human
+        legal = page.evaluate("[...document.querySelectorAll('#board svg .legal')].map(e => e.dataset.point)")
+        assert sorted(legal) == sorted(server.one(session, f"all_legal {human}").split())
+        assert page.evaluate("document.querySelectorAll('#board .target').length") == 0  # moves of one part
+        cell = rng.choice(legal)
+        count = len(server.position(session)["moves"])
+        click_point(page, cell)
+        wait_idle(page, f"Number(document.body.dataset.moves) > {count} && "
+                        f"(document.getElementById('board').dataset.over === '1' || "
+                        f"document.getElementById('board').dataset.toMove === '{human}')")
+        position = check_agrees(page, server)
+        assert position["moves"][count] == [human, cell]
+        assert all(colour == "white" for colour, _ in position["moves"][count + 1:])
+    else:
+        pytest.fail("the game did not end")
+    position = server.position(session)
+    final = server.one(session, "final_score")
+    assert position["over"] and position["score"]["result"] == final
+    assert page.evaluate("document.getElementById('score').dataset.result") == final
+    assert "Game over" in page.evaluate("document.getElementById('to-move').textContent")
+    detail = page.evaluate("Object.assign({}, document.querySelector('#score .detail').dataset)")
+    assert detail == {"reason": position["score"]["reason"], "group": " ".join(position["score"]["group"])}
+    screenshot(page, tmp_path, f"gui-{game}.png")
+
+
 def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path: Path) -> None:
     """Moves typed in the move box; Undo takes back the engine's reply too;
     the time per move reaches the session's search settings."""
@@ -478,6 +541,12 @@ def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path:
         position = check_agrees(page, server)
         assert position["moves"][2 * count] == ["black", move.upper()]
     screenshot(page, tmp_path, "gui-star-10.png")
+    # The picture's colours are the page's palette variables: setting one recolours the stones.
+    fill = "getComputedStyle(document.querySelector('#board svg .stone.black')).fill"
+    assert page.evaluate(fill) == "rgb(27, 27, 27)"  # #1b1b1b, from /static/palette.css
+    page.evaluate("document.documentElement.style.setProperty('--stargtp-stone-black', 'rgb(200, 0, 0)')")
+    assert page.evaluate(fill) == "rgb(200, 0, 0)"
+    page.evaluate("document.documentElement.style.removeProperty('--stargtp-stone-black')")
     # An illegal move is refused with the server's reason, and nothing changes.
     for move, message in (("S42", "illegal move: S42 is occupied"),
                           ("Z99", "illegal move: 'Z99' is not a cell of the 10-ring board")):
@@ -508,10 +577,10 @@ def test_typing_moves_undo_and_settings(page: Page, server: GuiServer, tmp_path:
     new_game(page, "amazons", 6, "none")
     page.click("#move-input")
     page.type_text("b1")
-    shown = targets(page, "destination")
+    shown = targets(page, 1)
     assert shown == server.one(session, "all_legal w b1").split()
     page.type_text("-b4")
-    shown = targets(page, "arrow")
+    shown = targets(page, 2)
     assert shown == server.one(session, "all_legal w b1-b4").split()
     page.type_text("/e4")
     page.press("Enter")
@@ -524,7 +593,7 @@ def test_analysis_shows_win_rate_and_marks(page: Page, server: GuiServer, tmp_pa
     new_game(page, "star", 6, "none")
     session = session_of(page)
     for count, cell in enumerate(("*60", "S63", "T60", "A63", "R60", "*63", "S60", "T63", "*30", "A31")):
-        page.click(f'#board .cell[data-cell="{cell}"]')
+        click_point(page, cell)
         wait_idle(page, f"document.body.dataset.moves === '{count + 1}'")
     check_agrees(page, server)
     page.click("#analysis-toggle")
@@ -535,7 +604,7 @@ def test_analysis_shows_win_rate_and_marks(page: Page, server: GuiServer, tmp_pa
         winrate: Number(document.getElementById('winrate').dataset.winrate),
         text: document.getElementById('winrate').textContent,
         marks: [...document.querySelectorAll('#board .best')].sort((a, b) => a.dataset.order - b.dataset.order)
-            .map(e => [e.dataset.cell, Number(e.dataset.visits)]),
+            .map(e => [e.dataset.move, Number(e.dataset.visits)]),
         rows: [...document.querySelectorAll('#best-moves tbody tr')].map(r => [r.dataset.move, Number(r.dataset.visits)]),
         badges: [...document.querySelectorAll('#board .badge text')].map(t => t.textContent),
         ownership: document.querySelectorAll('#board .ownership').length}))()""")
@@ -546,7 +615,7 @@ def test_analysis_shows_win_rate_and_marks(page: Page, server: GuiServer, tmp_pa
     assert len(info["badges"]) == len(info["marks"])
     if SCREENSHOTS:  # a picture with a settled analysis
         page.wait_for("Number(document.querySelector('#best-moves tbody tr').dataset.visits) >= 2000", timeout=DEADLINE)
-    occupied = set(page.evaluate("[...document.querySelectorAll('#board .stone')].map(e => e.dataset.cell)"))
+    occupied = set(page.evaluate("[...document.querySelectorAll('#board svg .stone')].map(e => e.dataset.point)"))
     assert not occupied & {cell for cell, _ in info["marks"]}
     assert info["ownership"] == 5 * 6  # one per pericell
     screenshot(page, tmp_path, "gui-analysis.png")
@@ -585,3 +654,132 @@ def test_analysis_shows_win_rate_and_marks(page: Page, server: GuiServer, tmp_pa
     page.wait_for("document.getElementById('board').dataset.analysis === '0'")
     wait_idle(page)
     check_agrees(page, server)
+
+
+# -- the page learns the games from the protocol ------------------------------------------
+
+STATIC = REPO / "protocol" / "gui" / "static"
+
+
+def game_identifiers() -> set[str]:
+    """Every way the engine names a game (name, title, GTP name), and the
+    games being added (Hex, Y), in lower case."""
+    from stargtp.engine.games import GAME_LIST
+
+    return {text.lower() for game in GAME_LIST for text in (game.name, game.title, game.gtp_name)} | {"hex", "y"}
+
+
+def test_the_page_names_no_game() -> None:
+    """No file of the page names a game: no string literal is a game's name,
+    title or GTP name (``"star"``, ``'amazons'``, ``"y"``), and no word of
+    its text is one (``*Star``, ``Amazons``; ``stargtp`` is a word of its
+    own, and a lone ``y`` is a coordinate)."""
+    names = game_identifiers()
+    files = sorted(STATIC.iterdir())
+    assert {f.name for f in files} >= {"index.html", "style.css", "app.js", "bridge.js", "state.js", "board.js",
+                                       "panels.js", "analysis.js"}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        literals = re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`]*)`", text)
+        for groups in literals:
+            literal = "".join(groups).strip().lower()
+            assert literal not in names, f"{path.name} names a game: {literal!r}"
+        words = {word.lower() for word in re.findall(r"\*?[A-Za-z]+", text)}
+        assert not (words & (names - {"y"})), f"{path.name}: {sorted(words & names)}"
+        assert not re.search(r"\bamazon\b|\bhex\b", text, re.IGNORECASE), path.name
+    # The check itself finds a game's name where there is one.
+    assert "star" in names and "*star" in names and "amazons" in names
+    sample = 'if (game === "amazons") draw();'
+    assert any("".join(g).lower() in names for g in re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`]*)`", sample))
+
+
+def menu(page: Page) -> dict:
+    return page.evaluate("""(() => ({
+        games: [...document.querySelectorAll('#game-select option')].map(o => [o.value, o.textContent]),
+        game: document.getElementById('game-select').value,
+        sizes: [...document.querySelectorAll('#size-select option')].map(o => [o.value, o.textContent]),
+        size: document.getElementById('size-select').value,
+        engine: document.getElementById('engine-select').value,
+        pass: !document.getElementById('pass').hidden,
+        hint: document.getElementById('move-input').placeholder}))()""")
+
+
+def check_menu(page: Page, server: GuiServer) -> dict:
+    """The page's menus are what stargtp-games says, for the current game."""
+    data = json.loads(server.one(session_of(page), "stargtp-games"))
+    entry = next(game for game in data["games"] if game["name"] == data["game"])
+    shown = menu(page)
+    assert shown["games"] == [[game["name"], game["title"]] for game in data["games"]]
+    assert (shown["game"], shown["size"]) == (data["game"], str(data["size"]))
+    assert shown["sizes"] == [[str(n), f"{n} {entry['size_word']}"] for n in entry["sizes"]]
+    assert shown["pass"] == (entry["pass"] is not None)
+    assert shown["hint"] == f"e.g. {entry['move_hint']}"
+    return entry
+
+
+def test_the_menus_are_stargtp_games(page: Page, server: GuiServer) -> None:
+    """The Game and Size menus, the Pass button and the move hint come from
+    stargtp-games; choosing a game takes the engine to the side a person
+    does not play and starts the game's default size."""
+    entry = check_menu(page, server)
+    assert menu(page)["engine"] == ("white" if entry["human"] == "black" else "black")
+    games = json.loads(server.one(session_of(page), "stargtp-games"))["games"]
+    for game in games[1:] + games[:1]:
+        choose(page, "#game-select", game["name"])
+        wait_idle(page, f"document.getElementById('board').dataset.game === '{game['name']}' && "
+                        f"document.getElementById('board').dataset.size === '{game['default_size']}'")
+        entry = check_menu(page, server)
+        assert menu(page)["engine"] == ("white" if entry["human"] == "black" else "black")
+        if entry["picture"]:
+            check_agrees(page, server)
+        else:  # a game without a picture is said to have none, never drawn as another
+            assert page.evaluate("document.querySelectorAll('#board svg').length") == 0
+            assert page.evaluate("document.querySelector('#board .board-message').textContent").startswith(
+                f"{entry['title']} has no picture")
+
+
+@pytest.fixture(scope="module")
+def third_game_server() -> Iterator[GuiServer]:
+    """``stargtp gui`` with the test's third game (tests/third_game.py, which
+    has no picture) registered and current."""
+    script = ("import sys; from tests.third_game import NAME, register; register(); "
+              "from stargtp.protocol.cli import main; "
+              "sys.exit(main(['gui', '--port', '0', '--game', NAME, '--workers', '1', '--playouts', '20']))")
+    gui = GuiServer(command=[sys.executable, "-c", script])
+    try:
+        yield gui
+    finally:
+        gui.close()
+
+
+def test_a_game_without_a_picture_is_never_drawn_as_another(browser: Browser, third_game_server: GuiServer,
+                                                             tmp_path: Path) -> None:
+    """A game the page has never heard of is in the menu as stargtp-games
+    lists it; it has no picture, so the board says so and draws nothing;
+    choosing a game with a picture draws that one."""
+    server = third_game_server
+    tab = browser.new_page(*VIEWPORT)
+    tab.describe = "JSON.stringify(window.stargtpState ? window.stargtpState() : null)"
+    try:
+        tab.goto(server.url + "/")
+        tab.wait_for("document.body.dataset.idle === '1' && document.body.dataset.game === 'tictactoe'",
+                     timeout=DEADLINE)
+        shown = menu(tab)
+        from stargtp.engine.games import GAME_LIST
+
+        assert shown["games"] == [[game.name, game.title] for game in GAME_LIST] + [["tictactoe", "Tic-tac-toe"]]
+        assert (shown["game"], shown["size"]) == ("tictactoe", "3")
+        assert shown["sizes"] == [["3", "3 squares a side"], ["4", "4 squares a side"]]
+        message = tab.evaluate("document.querySelector('#board .board-message').hidden ? null : "
+                               "document.querySelector('#board .board-message').textContent")
+        assert message is not None and message.startswith("Tic-tac-toe has no picture")
+        assert "stargtp-svg is only available for " in message
+        assert tab.evaluate("document.querySelectorAll('#board svg, #board [data-point]').length") == 0
+        screenshot(tab, tmp_path, "gui-no-picture.png")
+        choose(tab, "#game-select", "star")
+        tab.wait_for("document.body.dataset.idle === '1' && document.getElementById('board').dataset.game === 'star' "
+                     "&& document.querySelectorAll('#board svg [data-point]').length === 275", timeout=DEADLINE)
+        assert tab.evaluate("document.querySelector('#board .board-message').hidden")
+    finally:
+        tab.goto("about:blank")
+        browser.send("Target.closeTarget", {"targetId": tab.target})

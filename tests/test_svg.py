@@ -457,3 +457,21 @@ def test_connection_pictures_of_the_largest_boards_keep_everything_in_view(kind,
             assert left <= float(element.get("x")) <= left + width
     assert len(with_class(root, "stone")) == sum(1 for v in position.board if v)
     assert width <= 1000  # at the default unit a 19x19 board is a screen wide
+
+
+def test_pictures_md_lists_every_palette_variable() -> None:
+    """docs/pictures.md's colour table names every palette variable with its colour."""
+    import re
+    from pathlib import Path
+
+    from stargtp.protocol.pictures.svg import PALETTE
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "pictures.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `--stargtp-")]
+    documented = {}
+    for row in rows:
+        names = re.findall(r"`--stargtp-([a-z-]+)`", row.split("|")[1])
+        colours = re.findall(r"`(#[0-9a-f]{6})`", row.split("|")[2])
+        assert len(names) == len(colours), row
+        documented.update(zip(names, colours))
+    assert documented == PALETTE

@@ -1,4 +1,6 @@
-"""``stargtp gui``: *Star and the Amazons in the browser.
+"""``stargtp gui``: every game the server plays, in the browser. The page
+(``static/``, ES modules) learns the games from the protocol and shows the
+server's own pictures; it names no game.
 
 :mod:`stargtp.protocol.gui.bridge` serves the page (``static/``) and bridges it to
 protocol sessions over HTTP (docs/protocol.md, "HTTP bridge");

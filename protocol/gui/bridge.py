@@ -44,6 +44,7 @@ from urllib.parse import parse_qsl, urlsplit
 from stargtp.protocol.framing import MAX_LINE_BYTES, Command, LineSplitter, TooLongLine, parse_line
 from stargtp.protocol.gui.http import (HttpError, Request, RequestReader, error_response,
                                        linger_and_close, response, response_head)
+from stargtp.protocol.pictures.svg import palette_css
 from stargtp.protocol.server.commands import STREAMING
 from stargtp.protocol.server.conversation import Conversation
 from stargtp.protocol.server.session import Session, SessionConfig
@@ -141,8 +142,10 @@ API_HEADERS = (("Cache-Control", "no-store"),)
 
 def load_static_files() -> dict[str, tuple[bytes, str]]:
     """The page's files, read once from the package: name -> (bytes, content
-    type). Only these are ever served; no request path reaches the disk."""
-    files: dict[str, tuple[bytes, str]] = {}
+    type), and ``palette.css``, the pictures' colours as CSS variables, made
+    from their one table (:data:`stargtp.protocol.pictures.svg.PALETTE`).
+    Only these are ever served; no request path reaches the disk."""
+    files: dict[str, tuple[bytes, str]] = {"palette.css": (palette_css().encode(), CONTENT_TYPES[".css"])}
     try:
         folder = resources.files(__package__).joinpath("static")
         entries = list(folder.iterdir())
