@@ -189,8 +189,11 @@ def test_server_perft_in_a_worker_in_process() -> None:
 
 def test_server_svg_of_a_game_without_a_picture() -> None:
     # A game without a picture does not list stargtp-svg, and is told why.
+    from stargtp.protocol.pictures import DRAWINGS
+
     answers = gtp(["stargtp-svg", "list_commands"])
-    assert answers[0] == "? stargtp-svg is only available for star, amazons"
+    assert answers[0] == f"? stargtp-svg is only available for {', '.join(DRAWINGS)}"
+    assert NAME not in DRAWINGS
     assert "stargtp-svg" not in answers[1].split("\n")
 
 
