@@ -21,9 +21,10 @@ import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.errors import GameError
-from stargtp.engine.games import find_game, games, new_position, register
+from stargtp.engine.games import BUILT_IN, find_game, games, new_position, register
 from stargtp.engine.players import check_plays, make_player
 from stargtp.engine.search import Limits
+from stargtp.protocol.pictures import DRAWINGS
 from stargtp.protocol.server.session import SessionConfig
 from tests import third_game
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, split_responses, subprocess_env
@@ -190,7 +191,8 @@ def test_server_perft_in_a_worker_in_process() -> None:
 def test_server_svg_of_a_game_without_a_picture() -> None:
     # A game without a picture does not list stargtp-svg, and is told why.
     answers = gtp(["stargtp-svg", "list_commands"])
-    assert answers[0] == "? stargtp-svg is only available for star, amazons"
+    drawn = ", ".join(game.name for game in BUILT_IN if game.name in DRAWINGS)  # every built-in game, in order
+    assert answers[0] == f"? stargtp-svg is only available for {drawn}"
     assert "stargtp-svg" not in answers[1].split("\n")
 
 
