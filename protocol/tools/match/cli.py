@@ -25,6 +25,7 @@ from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RES
 from stargtp.protocol.stats import Sprt
 from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
+from stargtp.protocol.tools import plural
 from stargtp.protocol.tools.match.page import write_page
 from stargtp.protocol.tools.match.report import format_summary, terminal_width
 from stargtp.protocol.tools.match.results import ResultsError, read_results
@@ -509,7 +510,7 @@ def _resume_hint(path: str | None) -> str:
         _, games = read_results(path) if path else (None, [])
     except (OSError, ResultsError):
         return ""
-    recorded = f"{len(games)} game{'' if len(games) == 1 else 's'} recorded"
+    recorded = f"{plural(len(games), 'game')} recorded"
     return f"; re-run with --results {path} to resume ({recorded})" if games else ""
 
 
