@@ -280,7 +280,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="N|KEY",
                         help="results file or SGF collection: the game to draw, by number (1 = first) or"
                              " key (GN)")
-    parser.add_argument("--game", choices=games(), help="move lists: the game (default star)")
+    parser.add_argument("--game", choices=games(), help=f"move lists: the game (default {games()[0]})")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=None,
                         help="komi for the caption's *Star score (default: the record's, else 0)")
