@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from stargtp.engine.colour import BLACK, WHITE  # noqa: F401 (WHITE: the doctest)
+
 
 @runtime_checkable
 class Position(Protocol):
@@ -49,6 +51,12 @@ class Position(Protocol):
     def copy(self) -> Position: ...
 
     def is_over(self) -> bool: ...
+
+    def over_reason(self) -> str | None:
+        """Why the game is over, for people (``both players passed``,
+        ``white has no move``, ``black joined north and south``); None while
+        it goes on."""
+        ...
 
     def winner(self) -> int | None:
         """Once the game is over, who won (None: a draw); before that, the
@@ -194,6 +202,23 @@ class GameOption:
         raise GameError(f"option {self.name} is on or off, not {text.strip()!r}")
 
 
+def ownership_analysis(position: Any, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
+    """The ``analysis`` of a game that reports ownership shares:
+    ``ownership O1 O2 ...``, one value per point in the order given, each in
+    -1..1 from ``colour``'s side (1: ``colour`` owns the point at the end of
+    every playout); nothing when the search counted no ownership.
+
+    >>> ownership_analysis(None, WHITE, [("a1", 1.0), ("b1", 0.25)])
+    'ownership -1.000 0.500'
+    >>> ownership_analysis(None, BLACK, [])
+    ''
+    """
+    if not ownership:
+        return ""
+    sign = 1 if colour == BLACK else -1
+    return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
+
+
 def no_options(position: Any) -> dict[str, bool]:
     """For games without options: none."""
     return {}
@@ -227,6 +252,12 @@ class Game:
     no_move: Callable[[Position, float], Any]
     """The move of a player with nothing to play: *Star's pass, or None
     (Amazons: resign)."""
+    ended_by: str = "score"
+    """How a game that the rules ended was decided, one word, the match
+    record's ``reason`` (docs/match.md): ``score`` (the score decides:
+    *Star), ``no_moves`` (the side to move has none and loses: the Amazons),
+    ``connection`` (a player joined its edges: Hex, Y). The position's
+    :meth:`Position.over_reason` says it in words."""
     passing_wins: Callable[[Position, float], bool] = never_passes
     """The opponent just passed and passing now wins for the side to move."""
     settled: Callable[[Position, float], bool] = never_settled

@@ -1,19 +1,23 @@
 """A tiny front end that knows the games only through the protocol.
 
-It imports nothing from ``engine`` or ``protocol``: it starts ``stargtp
-serve`` as a subprocess and talks GTP over its pipes, the way a GUI would.
-For each game it reads the board from ``stargtp-geometry`` (and draws it as
-text from that JSON alone), the pieces from ``stargtp-position``, the legal
-moves from ``all_legal`` and ``is_legal``, and plays a whole game: the front
-end picks random legal moves (seeded), the engine answers with ``genmove``.
-At the end it prints the board and ``final_score`` and saves ``printsgf``.
-Run it from the repository root:
+It imports nothing from ``engine`` or ``protocol`` and names no game: it
+starts ``stargtp serve`` as a subprocess and talks GTP over its pipes, the
+way a GUI would. It learns the games from ``stargtp-games`` (their names,
+sizes, how many parts a move has and what separates them, and the pass);
+for each game it reads the board from ``stargtp-geometry`` (and draws it as
+text from that JSON alone: ``cells`` at their x/y, or ``squares`` by column
+and row), the pieces from ``stargtp-position``, the legal moves from
+``all_legal`` and ``is_legal``, and plays a whole game: the front end picks
+random legal moves (seeded), the engine answers with ``genmove``. At the
+end it prints the board and ``final_score`` (or why there is none: a
+resigned game) and saves ``printsgf``. Run it from the repository root:
 
     python examples/protocol_frontend.py [--seed S] [--playouts N] [--out DIR]
 
 With ``--seed`` the games repeat move for move (the engine searches a fixed
 number of playouts in one worker, and the front end's choices use the same
-seed). The records go to ``DIR/star.sgf`` and ``DIR/amazons.sgf``.
+seed). The records go to ``DIR/GAME.sgf``: ``star.sgf``, ``amazons.sgf``,
+``hex.sgf``, ``y.sgf`` with today's server.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-DEFAULT_SIZES = {"star": 4, "amazons": 6}
-"""The board each game is played on unless ``--size`` says otherwise."""
+MIN_POINTS = 36
+"""Unless ``--size`` says otherwise, each game is played on its smallest
+board with at least this many points (cells or squares): *Star 4 rings,
+Amazons 6x6, Hex 6x6, Y 8 a side."""
 
 MAX_PLIES = 200
 """A safety cap: a game is stopped after this many plies."""
@@ -94,7 +100,7 @@ class GtpClient:
 # -- drawing, from the geometry JSON alone ------------------------------------------
 
 
-def draw_star(geometry: dict, position: dict) -> str:
+def draw_cells(geometry: dict, position: dict) -> str:
     """Each cell at its x/y, as its label or a stone (X black, O white)."""
     stones = {label: "X" for label in position["board"]["black"]}
     stones.update({label: "O" for label in position["board"]["white"]})
@@ -132,12 +138,13 @@ def draw_star(geometry: dict, position: dict) -> str:
     return "\n".join("".join(line).rstrip() for line in grid)
 
 
-def draw_amazons(geometry: dict, position: dict) -> str:
-    """Squares by column and row, top row first: W, B amazons, x arrows."""
+def draw_squares(geometry: dict, position: dict) -> str:
+    """Squares by column and row, top row first: W, B pieces (the Amazons'
+    amazons), x anything else on the board (its arrows)."""
     board = position["board"]
-    pieces = {name: "W" for name in board["white"]}
+    pieces = {name: "x" for kind, names in board.items() if kind not in ("black", "white") for name in names}
+    pieces.update({name: "W" for name in board["white"]})
     pieces.update({name: "B" for name in board["black"]})
-    pieces.update({name: "x" for name in board["arrows"]})
     squares = geometry["squares"]
     columns = max(square["column"] for square in squares) + 1
     rows = max(square["row"] for square in squares) + 1
@@ -155,52 +162,67 @@ def draw_amazons(geometry: dict, position: dict) -> str:
 
 def draw(geometry: dict, position: dict) -> str:
     if "cells" in geometry:
-        return draw_star(geometry, position)
-    return draw_amazons(geometry, position)
+        return draw_cells(geometry, position)
+    return draw_squares(geometry, position)
+
+
+def points(geometry: dict) -> int:
+    """How many points (cells or squares) the board has."""
+    return len(geometry.get("cells", geometry.get("squares", [])))
 
 
 # -- the front end's moves -----------------------------------------------------------
 
 
-def pick_move(client: GtpClient, colour: str, position: dict, rng: random.Random) -> str | None:
+def pick_move(client: GtpClient, colour: str, game: dict, rng: random.Random) -> str | None:
     """A random legal move for COLOUR, or None when it has none.
 
-    *Star: a random cell from ``all_legal`` (pass only when nothing else is
-    left). Amazons: built click by click, as a GUI would: an amazon that can
-    move (``all_legal COLOUR SQUARE``), a destination, then an arrow
-    (``all_legal COLOUR FROM-TO``).
+    A move of one part (*Star, Hex, Y): a random one from ``all_legal``, the
+    game's pass only when nothing else is left. A move of several parts (the
+    Amazons' ``from-to/arrow``) is built click by click, as a GUI would: a
+    first part that starts a legal move, then each next part from
+    ``all_legal COLOUR PARTS-SO-FAR`` (the Amazons: an amazon, a
+    destination, an arrow).
     """
     legal = client.send(f"all_legal {colour}").split()
     if not legal:
         return None
-    if position["game"] == "amazons":
-        amazons = sorted(position["board"][colour])
-        rng.shuffle(amazons)
-        for square in amazons:
-            destinations = client.send(f"all_legal {colour} {square}").split()
-            if not destinations:
-                continue
-            destination = rng.choice(destinations)
-            arrows = client.send(f"all_legal {colour} {square}-{destination}").split()
-            move = f"{square}-{destination}/{rng.choice(arrows)}"
-            if move not in legal:
-                raise GtpError(f"{move} was built click by click but is not in all_legal")
-            return move
-        raise GtpError(f"all_legal {colour} lists moves but no amazon of {colour} can move")
-    cells = [move for move in legal if move != "pass"]
-    return rng.choice(cells) if cells else "pass"
+    separators = game["separators"]
+    if separators:
+        move = rng.choice(sorted({text.split(separators[0])[0] for text in legal}))
+        for separator in separators:
+            move += separator + rng.choice(client.send(f"all_legal {colour} {move}").split())
+        if move not in legal:
+            raise GtpError(f"{move} was built click by click but is not in all_legal")
+        return move
+    others = [move for move in legal if move != game["pass"]]
+    return rng.choice(others) if others else game["pass"]
+
+
+def pick_size(client: GtpClient, game: dict) -> int:
+    """The game's smallest size with at least :data:`MIN_POINTS` points (else
+    its largest), asking the server for each board's geometry."""
+    client.send(f"game {game['name']}")
+    for size in game["sizes"]:
+        client.send(f"boardsize {size}")
+        if points(json.loads(client.send("stargtp-geometry"))) >= MIN_POINTS:
+            return size
+    return game["sizes"][-1]
 
 
 def play_game(
-    client: GtpClient, game: str, size: int, rng: random.Random, out: Path, max_plies: int
+    client: GtpClient, game: dict, size: int | None, rng: random.Random, out: Path, max_plies: int
 ) -> str:
-    """Play one whole game; print it as it goes; save its record. The result."""
-    client.send(f"game {game}")
+    """Play one whole game (``game``: its ``stargtp-games`` entry) on a board
+    of ``size`` (None: :func:`pick_size`); print it as it goes; save its
+    record. The result."""
+    name = game["name"]
+    size = size or pick_size(client, game)
+    client.send(f"game {name}")
     client.send(f"boardsize {size}")
     geometry = json.loads(client.send("stargtp-geometry"))
     position = json.loads(client.send("stargtp-position"))
-    points = len(geometry.get("cells", geometry.get("squares", [])))
-    print(f"=== {game}, size {size}: {points} points; {position['to_move']} moves first")
+    print(f"=== {name}, size {size}: {points(geometry)} points; {position['to_move']} moves first")
     print(draw(geometry, position))
     frontend = position["to_move"]
     engine = "white" if frontend == "black" else "black"
@@ -210,7 +232,7 @@ def play_game(
     while not position["over"] and plies < max_plies:
         colour = position["to_move"]
         if colour == frontend:
-            move = pick_move(client, colour, position, rng)
+            move = pick_move(client, colour, game, rng)
             if move is None:
                 print(f"{colour} has no legal move")
                 break
@@ -234,11 +256,11 @@ def play_game(
         result = client.send("final_score")
     except GtpError as error:
         result = f"? {error}"
-    print(f"{game}: final_score {result}")
+    print(f"{name}: final_score {result}")
     record = client.send("printsgf")
-    path = out / f"{game}.sgf"
+    path = out / f"{name}.sgf"
     path.write_text(record + "\n", encoding="utf-8")
-    print(f"{game}: record saved to {path} ({plies} plies)")
+    print(f"{name}: record saved to {path} ({plies} plies)")
     return result
 
 
@@ -263,9 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=50, help="engine playouts per move (50)")
     parser.add_argument("--workers", type=int, default=1, help="engine worker processes (1)")
     parser.add_argument(
-        "--game", choices=["star", "amazons"], action="append", help="play only this game (repeatable)"
+        "--game", action="append", metavar="NAME",
+        help="play only this game, one the server lists (repeatable; default: every game)",
     )
-    parser.add_argument("--size", type=int, default=None, help="board size, for every game played")
+    parser.add_argument(
+        "--size", type=int, default=None,
+        help=f"board size, for every game played (default: each game's smallest with {MIN_POINTS} points)",
+    )
     parser.add_argument("--out", type=Path, default=Path("."), help="where the SGF records go (.)")
     parser.add_argument("--max-plies", type=int, default=MAX_PLIES, help="safety cap per game (200)")
     parser.add_argument(
@@ -273,7 +299,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     options = parser.parse_args(argv)
 
-    games = options.game or ["star", "amazons"]
     options.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(options.seed)
     command = server_command(options)
@@ -281,10 +306,13 @@ def main(argv: list[str] | None = None) -> int:
     client = GtpClient(command)
     try:
         print("talking to", client.send("name"), client.send("version"))
+        offered = {game["name"]: game for game in json.loads(client.send("stargtp-games"))["games"]}
+        unknown = [name for name in options.game or [] if name not in offered]
+        if unknown:
+            raise GtpError(f"the server plays no game {unknown[0]!r} (it plays: {', '.join(offered)})")
         results = {}
-        for game in games:
-            size = options.size or DEFAULT_SIZES[game]
-            results[game] = play_game(client, game, size, rng, options.out, options.max_plies)
+        for name in options.game or offered:
+            results[name] = play_game(client, offered[name], options.size, rng, options.out, options.max_plies)
     except GtpError as error:
         print(f"error: {error}", file=sys.stderr)
         client.close()

@@ -32,7 +32,11 @@ import logging
 import math
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
+
+from stargtp.engine.game import Game
+from stargtp.engine.games import GAME_LIST
 
 # subcommand name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -45,6 +49,37 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("stargtp.protocol.tools.console", "play against the engine, or a raw protocol console"),
     "gui": ("stargtp.protocol.gui", "play in the browser: serve the page and its engine sessions over HTTP"),
 }
+
+
+# -- the games, for help texts ------------------------------------------------------
+
+
+def in_words(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> in_words(["*Star", "Amazons", "Hex"])
+    '*Star, Amazons and Hex'
+    """
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def game_titles(which: Callable[[Game], bool] = lambda game: True) -> str:
+    """The titles of the registered games (those ``which`` accepts), in
+    order, for a help text: ``*Star, Amazons, Hex and Y``."""
+    return in_words([game.title for game in GAME_LIST if which(game)])
+
+
+def _span(sizes: tuple[int, ...]) -> str:
+    """``2..10`` for a run of sizes, ``6, 8 or 10`` otherwise."""
+    if len(sizes) > 2 and list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}..{sizes[-1]}"
+    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+
+
+def game_sizes() -> str:
+    """Every registered game's board sizes, for a ``--size`` help text:
+    ``*Star 2..10 rings; Amazons 6, 8 or 10 squares a side; ...``."""
+    return "; ".join(f"{game.title} {_span(game.sizes)} {game.size_word}" for game in GAME_LIST)
 
 
 # -- option values ------------------------------------------------------------------
@@ -152,7 +187,7 @@ def version_text() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandLineParser(
         prog="stargtp",
-        description="Engine and GTP-style protocol server for *Star and the Game of the Amazons.",
+        description=f"Engine and GTP-style protocol server for {game_titles()}.",
     )
     parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -251,6 +251,8 @@ def check_position(game: Game, position: Any, rng: random.Random, seen: dict[str
     assert len(legal) == len(moves), "duplicate legal moves"
     over = position.is_over()
     assert over == (not moves)
+    reason = position.over_reason()  # words while over, None while the game goes on
+    assert (reason is None) if not over else (isinstance(reason, str) and reason and "\n" not in reason)
     assert position.perft(0) == 1 and position.perft(1) == len(moves)
     for move in rng.sample(moves, min(len(moves), SAMPLE)):
         assert position.is_legal(move)

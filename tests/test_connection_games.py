@@ -26,6 +26,7 @@ from stargtp.engine.y import Y
 from stargtp.engine.y import Position as YPosition
 from stargtp.engine.y.geometry import geometry as y_geometry
 from stargtp.protocol.server.session import SessionConfig
+from stargtp.protocol.tools.match.records import board_outcome
 from tests.connection_reference import reference_winner
 from tests.conformance import full_state
 from tests.gtp_helpers import converse, split_responses
@@ -253,6 +254,20 @@ def test_result_is_the_winner_without_a_margin() -> None:
     assert not fresh.is_legal(True) and not fresh.is_legal(-1) and not fresh.is_legal(4)  # 4: swap, off
     with pytest.raises(IllegalMove):
         fresh.play(True)
+
+
+def test_the_match_records_a_connection_as_the_reason() -> None:
+    # A won Hex or Y game ended because a player joined its edges: the match
+    # record says so (reason connection, not no_moves), with the words.
+    for game, labels, ending in ((HEX, ("a1", "b1", "a2"), "black joined north and south"),
+                                 (Y, ("a1", "b2", "a2", "c3", "a3"), "black joined west, east and south")):
+        position = game.new_position(2 if game is HEX else 3)
+        for label in labels:
+            position.play(position.parse_move(label))
+        assert position.is_over() and position.over_reason() == ending
+        outcome = board_outcome(position, 0.0)
+        assert outcome == {"winner": BLACK, "reason": "connection", "ending": ending, "result": "B+",
+                           "score": game.score(position, 0.0).to_json(position)}
 
 
 def test_board_text() -> None:

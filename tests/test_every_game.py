@@ -155,6 +155,9 @@ def test_match_plays_whole_games_and_the_moves_give_its_result(name: str, tmp_pa
             winner = position.winner()
             expected = {1: "B+", 2: "W+", None: "0"}[winner]
             assert record["result"].startswith(expected), (record["result"], winner)
+            # The reason is the game's own (Hex: connection, not no_moves), and
+            # the ending says it in words.
+            assert (record["reason"], record["ending"]) == (game.ended_by, position.over_reason())
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -450,6 +450,7 @@ def test_amazons_match_and_sgf_hook(tmp_path: Path) -> None:
     records = play(match).records
     for record in records:
         assert record["reason"] == "no_moves" and re.fullmatch(r"[BW]\+\d+", record["result"])
+        assert record["ending"] == f"{'white' if record['winner'] == 'black' else 'black'} has no move"
         assert record["score_disagreements"] == []
         position = new_position("amazons", 6)
         for move in record["moves"]:
@@ -599,12 +600,15 @@ def test_the_match_knows_games_by_their_descriptor_only(third_game) -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert parser.parse_args(["--game", "third"]).game == "third"
-    # A game without a pass ends when the side to move has none, and loses.
+    # A game without a pass ends when the rules say so; the position names the
+    # winner, the descriptor's ended_by (by default: score) is the reason and
+    # the position's over_reason the ending.
     position = third_game.new_position(6)
     while not position.is_over():
         position.play(position.legal_moves()[0])
     outcome = board_outcome(position, 0.0)
-    assert outcome["reason"] == "no_moves" and outcome["winner"] == position.winner()
+    assert outcome["reason"] == "score" and outcome["winner"] == position.winner()
+    assert outcome["ending"] == position.over_reason() == "black made a line"
     assert outcome["score"] == position.rules.score(position, 0.0).to_json(position)
 
 
@@ -1227,6 +1231,9 @@ def test_the_report_page_of_a_round_robin(tmp_path: Path, capsys: pytest.Capture
     assert all(f'<a href="rr-sgf/{r["key"].replace(" vs ", "_vs_").replace(" #", "_")}.sgf">{r["key"]}</a>' in page
                for r in records)
     assert page.count("<svg") == 2 and "<td>score</td>" not in page and "<td class=name>score</td><td>12</td>" in page
+    # Each game's ending, in words, over its reason.
+    assert {r["ending"] for r in records} <= {"both players passed", "the board is full"}
+    assert all(f'<td class=name title="{r["ending"]}">score</td><td>{len(r["moves"])}</td>' in page for r in records)
     # The plot: each engine's joint rating after every game, the last the table's.
     label, series, _ = trajectory_series(records, match)
     assert label == "joint rating (Elo)" and [name for name, _ in series] == ["r1", "r2", "r3"]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from stargtp.engine.games import BUILT_IN
 from stargtp.protocol.controller import EngineSpec, GtpController, ProtocolError
 from stargtp.protocol.tools.match import PROTOCOL_ERROR, MatchSettings, format_summary
 from stargtp.protocol.tools.match.report import PairingSummary, Progress, summarise
@@ -295,13 +296,20 @@ def test_the_report_page_of_a_match_one_side_wins_every_game(tmp_path: Path,
 # -- 5. the help of --sgf-dir --------------------------------------------------------------
 
 
-def test_the_sgf_dir_help_names_both_games() -> None:
+def test_the_sgf_dir_help_names_every_game_with_records() -> None:
+    # The games come from the registry: those whose descriptor writes records.
     run = subprocess.run([sys.executable, "-m", "stargtp.protocol.cli", "match", "--help"], capture_output=True,
                          text=True, timeout=HANG_GUARD, env={**_environment(), "COLUMNS": "200"})
     line, = [line for line in run.stdout.splitlines() if line.strip().startswith("--sgf-dir DIR")]
+    titles = [game.title for game in BUILT_IN if game.write_record is not None]
+    assert titles == ["*Star", "Amazons", "Hex", "Y"]
     assert line.split("--sgf-dir DIR", 1)[1].strip() == (
-        "save each game as its own SGF file in DIR, for games with SGF records (*Star and the Amazons; default "
+        "save each game as its own SGF file in DIR, for games with SGF records (*Star, Amazons, Hex and Y; default "
         "with --results FILE: FILE's name without its suffix, plus -sgf)")
+    size, = [line for line in run.stdout.splitlines() if line.strip().startswith("--size N")]
+    assert size.split("--size N", 1)[1].strip() == (
+        "board size: *Star 2..10 rings; Amazons 6, 8 or 10 squares a side; Hex 1..19 cells a side; "
+        "Y 1..19 cells a side (default: the game's)")
 
 
 # -- 6. engine output in messages is escaped once ------------------------------------------

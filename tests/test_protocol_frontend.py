@@ -1,7 +1,7 @@
 """``examples/protocol_frontend.py``: a front end written only against the
-protocol plays a whole *Star game and a whole Amazons game against the
-server, prints both scores and saves both records, without importing
-``engine`` or ``protocol``."""
+protocol plays a whole game of every game the server lists against it,
+prints each score and saves each record, without importing ``engine`` or
+``protocol`` or naming a game."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from stargtp.engine.games import BUILT_IN
 from tests.gtp_helpers import subprocess_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,27 +45,28 @@ def run_frontend(out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_frontend_plays_both_games(tmp_path: Path) -> None:
+def test_frontend_plays_every_game(tmp_path: Path) -> None:
     done = run_frontend(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-
-    for game, head, move in (
-        ("star", "(;GM[2004]", re.compile(r"^;[BW]\[[^\]]*\]", re.M)),
-        ("amazons", "(;GM[18]", re.compile(r"^;[BW]\[[a-z]{6}\]", re.M)),
-    ):
-        record = (tmp_path / f"{game}.sgf").read_text(encoding="utf-8")
-        assert record.startswith(head), record
-        assert move.search(record), f"{game}: no move node in {record!r}"
-        assert re.search(rf"^{game}: final_score (?:[BW]\+[0-9.]+|0)$", done.stdout, re.M), (
-            done.stdout
-        )
+    played = re.findall(r"^=== (\w+), size (\d+): (\d+) points", done.stdout, re.M)
+    # Each game on its smallest board of at least 36 points.
+    assert played == [("star", "4", "50"), ("amazons", "6", "36"), ("hex", "6", "36"), ("y", "8", "36")]
+    assert [name for name, _, _ in played] == [game.name for game in BUILT_IN]
+    for game in BUILT_IN:
+        record = (tmp_path / f"{game.name}.sgf").read_text(encoding="utf-8")
+        assert record.startswith(f"(;GM[{game.sgf_number}]"), record
+        assert re.search(r"^;[BW]\[[^\]]+\]", record, re.M), f"{game.name}: no move node in {record!r}"
+        # A margin where the game has one (Hex and Y: the winner alone); or,
+        # after a resignation, why there is no score.
+        assert re.search(rf"^{game.name}: final_score (?:[BW]\+[0-9.]*|0|\? final_score: .+)$",
+                         done.stdout, re.M), done.stdout
 
 
 def test_frontend_is_reproducible(tmp_path: Path) -> None:
     first = run_frontend(tmp_path / "a")
     second = run_frontend(tmp_path / "b")
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
-    for game in ("star", "amazons"):
-        assert (tmp_path / "a" / f"{game}.sgf").read_text() == (
-            tmp_path / "b" / f"{game}.sgf"
+    for game in BUILT_IN:
+        assert (tmp_path / "a" / f"{game.name}.sgf").read_text() == (
+            tmp_path / "b" / f"{game.name}.sgf"
         ).read_text()

@@ -225,7 +225,7 @@ def test_results_file_komi_is_the_caption_komi(tmp_path, capsys):
     results.write_text(json.dumps(game) + "\n")
     assert render(str(results)) == 0
     caption = with_class(parse(capsys.readouterr().out.rstrip("\n")), "caption")[0].text
-    assert caption == "1 moves, last black S20, white to move, score now W+0.5, recorded result W+0.5"
+    assert caption == "1 move, last black S20, white to move, score now W+0.5, recorded result W+0.5"
 
 
 @pytest.mark.parametrize("text, message", [

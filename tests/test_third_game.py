@@ -21,9 +21,10 @@ import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.errors import GameError
-from stargtp.engine.games import find_game, games, new_position, register
+from stargtp.engine.games import BUILT_IN, find_game, games, new_position, register
 from stargtp.engine.players import check_plays, make_player
 from stargtp.engine.search import Limits
+from stargtp.protocol.pictures import DRAWINGS
 from stargtp.protocol.server.session import SessionConfig
 from tests import third_game
 from tests.gtp_helpers import HANG_SECONDS, REPO, converse, split_responses, subprocess_env

@@ -146,6 +146,13 @@ class Position:
     def is_over(self) -> bool:
         return EMPTY not in self.board or self.line_owner() is not None
 
+    def over_reason(self) -> str | None:
+        """``black made a line``, ``the board is full``, or None while the game is on."""
+        if not self.is_over():
+            return None
+        owner = self.line_owner()
+        return "the board is full" if owner is None else f"{'black' if owner == BLACK else 'white'} made a line"
+
     def winner(self) -> int | None:
         """The colour with a full line; None while the game is on or drawn."""
         return self.line_owner()

@@ -95,6 +95,7 @@ AMAZONS = Game(
     playout_winner=_playout_winner,
     tree_hooks=_tree_hooks,
     no_move=_no_move,
+    ended_by="no_moves",
     settled=_settled,
     moves_left=_moves_left,
     move_playouts=_move_playouts,

@@ -290,6 +290,10 @@ class Position:
                 return False
         return True
 
+    def over_reason(self) -> str | None:
+        """Why the game is over (``white has no move``), or None while it goes on."""
+        return f"{colour_name(self.to_move)} has no move" if self.is_over() else None
+
     def winner(self) -> int | None:
         """The opponent of the side to move once the game is over, else None."""
         return opponent(self.to_move) if self.is_over() else None
@@ -413,7 +417,7 @@ class Position:
         if colour not in (BLACK, WHITE):
             return f"no such colour {colour!r}"
         if self.is_over():
-            return f"the game is over: {colour_name(self.to_move)} has no move"
+            return f"the game is over: {self.over_reason()}"
         count = self.geometry.square_count
         if (not isinstance(move, tuple) or len(move) != 3
                 or not all(type(s) is int and 0 <= s < count for s in move)):

@@ -5,13 +5,12 @@ in every field the two games have in common."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from stargtp.engine.colour import BLACK
 from stargtp.engine.connection.playout import playout_winner, tree_hooks
 from stargtp.engine.connection.scoring import Score, score
-from stargtp.engine.game import Game, GameOption
+from stargtp.engine.game import Game, GameOption, ownership_analysis
 
 
 def no_move(position: Any, komi: float) -> None:
@@ -26,17 +25,6 @@ def score_estimate(position: Any, colour: int, komi: float) -> float | None:
     if winner is None:
         return None
     return 1.0 if winner == colour else -1.0
-
-
-def analysis(position: Any, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
-    """``ownership O1 O2 ...``: one value per cell in board order (HexGui's
-    order: row by row from ``a1``), each in -1..1 from ``colour``'s side (1:
-    ``colour`` holds the cell at the end of every playout); nothing when the
-    search counted no ownership (a finished game)."""
-    if not ownership:
-        return ""
-    sign = 1 if colour == BLACK else -1
-    return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
 
 
 RESIGN_BELOW = 0.05
@@ -81,7 +69,8 @@ def connection_game(*, position: type, **fields: Any) -> Game:
         move_hint="a cell label such as c4",
         human_colour=BLACK,
         options_of=options_of,
-        analysis=analysis,
+        analysis=ownership_analysis,
+        ended_by="connection",
         resign_below=RESIGN_BELOW,
     )
     shared.update(fields)

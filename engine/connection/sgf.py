@@ -58,6 +58,16 @@ def is_y_record(root: dict[str, list[str]]) -> bool:
     return any(value.strip().upper() == Y_MARK[1] for value in root.get(Y_MARK[0], []))
 
 
+def claims_record(text: str, y_board: bool) -> bool:
+    """Whether a ``GM[11]`` record is the game's (``y_board``: Y's, else
+    Hex's) by its root: ``BOARD[Y]`` marks Y's. An unreadable one is claimed,
+    so that the reader says why."""
+    try:
+        return is_y_record(parse_main_line(text)[0]) == y_board
+    except SgfError:
+        return True
+
+
 def write_record(position, result: str | None = None, properties: dict[str, str] | None = None,
                  mark: str = "") -> str:
     """The record of ``position``: ``GM[11]``, its size, ``mark`` (the Y
@@ -138,6 +148,14 @@ def read_record(text: str, position_class, y_board: bool):
     to_move: int | None = None
     set_up = False
     resigned = False
+
+    def set_up_position():
+        """The position the set-up nodes describe, before the first move."""
+        try:
+            return position_class.from_setup(contents, to_move or _first_to_move(contents))
+        except IllegalMove as exc:
+            raise SgfError(f"the set-up: {exc}") from None
+
     for number, node in enumerate(nodes):
         setup = [prop for prop in _SETUP if prop in node]
         if setup:
@@ -163,20 +181,14 @@ def read_record(text: str, position_class, y_board: bool):
             resigned = True
             continue
         if set_up and not position.history:
-            try:
-                position = position_class.from_setup(contents, to_move or _first_to_move(contents))
-            except IllegalMove as exc:
-                raise SgfError(f"the set-up: {exc}") from None
+            position = set_up_position()
         where = f"move {len(position.history) + 1} ({letter}[{value}])"
         try:
             position.play(move_from_sgf(position, value), _OUR_COLOUR[letter])
         except IllegalMove as exc:
             raise SgfError(f"{where}: {exc}") from None
     if set_up and not position.history:
-        try:
-            position = position_class.from_setup(contents, to_move or _first_to_move(contents))
-        except IllegalMove as exc:
-            raise SgfError(f"the set-up: {exc}") from None
+        position = set_up_position()
     return position
 
 

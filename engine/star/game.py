@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from stargtp.engine.colour import BLACK
 from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells
+from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells, ownership_analysis
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
@@ -114,14 +114,6 @@ def _move_playouts(size: int) -> int:
     return 5000
 
 
-def _analysis(position: Position, colour: int, ownership: Sequence[tuple[str, float]]) -> str:
-    """``ownership O1 O2 ...`` per pericell, from ``colour``'s side, in -1..1."""
-    if not ownership:
-        return ""
-    sign = 1 if colour == BLACK else -1
-    return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
-
-
 STAR = Game(
     name="star",
     title="*Star",
@@ -140,7 +132,7 @@ STAR = Game(
     moves_left=_moves_left,
     move_playouts=_move_playouts,
     strongest_player="uct",
-    analysis=_analysis,
+    analysis=ownership_analysis,
     score_estimate=_score_estimate,
     write_record=_write_record,
     read_record=read_sgf,

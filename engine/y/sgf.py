@@ -38,9 +38,4 @@ def read_sgf(text: str) -> Position:
 
 def is_mine(text: str) -> bool:
     """Whether a ``GM[11]`` record is Y's by its root (``BOARD[Y]``: Y's)."""
-    from stargtp.engine.sgf import parse_main_line
-
-    try:
-        return connection_sgf.is_y_record(parse_main_line(text)[0]) == True
-    except SgfError:
-        return True  # unreadable: let the reader say why
+    return connection_sgf.claims_record(text, y_board=True)

@@ -26,6 +26,7 @@ from stargtp.engine.hex.geometry import geometry as hex_board
 from stargtp.engine.y.geometry import geometry as y_board
 from stargtp.protocol.pictures import amazons, connection, star
 from stargtp.protocol.pictures.svg import Drawing
+from stargtp.protocol.tools import plural
 
 DRAWINGS: dict[str, Drawing] = {
     "star": star.DRAWING,
@@ -57,7 +58,7 @@ def describe(position: Any, komi: float = 0.0) -> str:
     status: the side to move and for *Star the current result (``B+3``), for
     Amazons the winner once the game is over."""
     status = drawing_for(position).status
-    parts = [f"{len(position.history)} moves"]
+    parts = [plural(len(position.history), "move")]
     if position.history:
         colour, move = position.history[-1]
         parts.append(f"last {colour_name(colour)} {position.format_move(move)}")

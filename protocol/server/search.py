@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from stargtp.engine.errors import IllegalMove
+from stargtp.engine.games import BUILT_IN
 from stargtp.engine.players import check_plays, make_player
 from stargtp.engine.search import Limits
 from stargtp.protocol.registry import GtpError
@@ -51,7 +52,9 @@ def default_player() -> str:
 class SessionConfig:
     """The settings a session starts from (from ``stargtp serve`` options)."""
 
-    game: str = "star"
+    game: str = BUILT_IN[0].name
+    """The game a session starts with: the first built-in one (*Star), as
+    ``stargtp serve --game`` defaults to."""
     size: int | None = None
     """Board size; None for the game's default."""
     seed: int | None = None

@@ -20,6 +20,7 @@ from dataclasses import replace
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import GAME_LIST, find_game, games, new_position
 from stargtp.engine.players import check_plays, make_player, players
+from stargtp.protocol.cli import game_sizes
 from stargtp.protocol.server.session import SessionConfig, default_player
 from stargtp.protocol.server.stdio import serve_stdio
 from stargtp.protocol.server.tcp import (DEFAULT_COMMAND_SECONDS, DEFAULT_HOST, DEFAULT_IDLE_SECONDS,
@@ -48,13 +49,6 @@ def parse_address(text: str) -> tuple[str, int]:
     return host or DEFAULT_HOST, int(port_text)
 
 
-def _span(sizes: tuple[int, ...]) -> str:
-    """``2..10`` for a run of sizes, ``6, 8 or 10`` otherwise."""
-    if len(sizes) > 2 and list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}..{sizes[-1]}"
-    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
-
-
 def default_playouts() -> str:
     """The default playouts per move of every game and size, from the games'
     descriptors: ``*Star 5000 on every size; ...``, or size by size."""
@@ -78,8 +72,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     :func:`engine_config_from_args`)."""
     parser.add_argument("--game", choices=games(), default=games()[0],
                         help=f"game to start with (default: {games()[0]})")
-    sizes = "; ".join(f"{game.title} {_span(game.sizes)} {game.size_word}" for game in GAME_LIST)
-    parser.add_argument("--size", type=int, help=f"board size: {sizes} (default: the game's default)")
+    parser.add_argument("--size", type=int, help=f"board size: {game_sizes()} (default: the game's default)")
     parser.add_argument("--seed", type=int, help="seed the players, for reproducible games")
     parser.add_argument("--player", choices=players(), default=None,
                         help=f"move generator (default: {default_player()})")

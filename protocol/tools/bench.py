@@ -35,7 +35,7 @@ from stargtp.engine.errors import GameError
 from stargtp.engine.games import find_game, games, new_position
 from stargtp.engine.players import make_player, players
 from stargtp.engine.search import Limits
-from stargtp.protocol.cli import OptionError, finite_float, positive_int, report_option_error
+from stargtp.protocol.cli import OptionError, finite_float, game_sizes, positive_int, report_option_error
 from stargtp.protocol.server.workers import GameState, SearchRequest, WorkerError, WorkerPool
 from stargtp.protocol.tools import plural
 
@@ -45,7 +45,7 @@ logger = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=games(), default=games()[0])
     parser.add_argument("--size", type=int, default=None,
-                        help="board size (rings for *Star); default per game")
+                        help=f"board size: {game_sizes()} (default: the game's)")
     parser.add_argument("--seconds", type=finite_float, default=2.0,
                         help="length of each timed run (default 2)")
     parser.add_argument("--workers", type=positive_int, default=1,

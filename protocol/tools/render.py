@@ -41,6 +41,7 @@ from stargtp.engine.games import read_record as read_sgf_record
 from stargtp.engine.sgf import game_trees
 from stargtp.protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
 from stargtp.protocol.pictures import Drawing, describe, drawing_for, position_svg
+from stargtp.protocol.tools import plural
 
 logger = logging.getLogger(__name__)
 
@@ -279,7 +280,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="N|KEY",
                         help="results file or SGF collection: the game to draw, by number (1 = first) or"
                              " key (GN)")
-    parser.add_argument("--game", choices=games(), help="move lists: the game (default star)")
+    parser.add_argument("--game", choices=games(), help=f"move lists: the game (default {games()[0]})")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
     parser.add_argument("--komi", type=finite_float, default=None,
                         help="komi for the caption's *Star score (default: the record's, else 0)")
@@ -381,8 +382,7 @@ def _move_index(move: int | None, count: int) -> int:
         return count
     index = move if move >= 0 else count + move
     if not 0 <= index <= count:
-        moves = "1 move" if count == 1 else f"{count} moves"
-        raise OptionError("--move", f"the game has {moves}, so N is -{count}..{count}, not {move}")
+        raise OptionError("--move", f"the game has {plural(count, 'move')}, so N is -{count}..{count}, not {move}")
     return index
 
 
@@ -432,8 +432,7 @@ def _write_series(directory: str, pictures: list[str]) -> int:
     except OSError as error:
         logger.error("stargtp render: cannot write to %s: %s", directory, error.strerror or error)
         return 1
-    count = "1 picture" if len(pictures) == 1 else f"{len(pictures)} pictures"
-    print(f"stargtp render: wrote {count} to {directory}", file=sys.stderr)
+    print(f"stargtp render: wrote {plural(len(pictures), 'picture')} to {directory}", file=sys.stderr)
     return 0
 
 

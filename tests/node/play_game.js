@@ -5,13 +5,13 @@
 //
 //   node play_game.js GAME SIZE -- SERVER COMMAND LINE...
 //
-// GAME is `star` or `amazons`. The server command line (for example
+// GAME is any game the server plays (the names `stargtp-games` lists: star,
+// amazons, hex, y); the server refuses any other. The server command line (for example
 // `stargtp serve --seed 1 --playouts 20 --workers 1`) comes after `--`, or,
 // without it, from the environment variable STARGTP_SERVE_COMMAND as a JSON
 // array of strings.
 //
-// The script sets up the game (`boardsize SIZE`; for the Amazons `game
-// amazons` first), then asks `stargtp-position` and answers `genmove` for the
+// The script sets up the game (`game GAME`, then `boardsize SIZE`), then asks `stargtp-position` and answers `genmove` for the
 // side to move until the position is over or a genmove answers `resign`.
 // Then `final_score`, `printsgf`, one bad command (which must come back as an
 // error), `name` (the session must carry on) and `quit`. It prints one JSON
@@ -31,7 +31,7 @@ const TIMEOUT_MS = 240 * 1000
 function usage(message) {
   process.stderr.write(
     `play_game.js: ${message}\n` +
-      'usage: node play_game.js star|amazons SIZE -- SERVER COMMAND...\n'
+      'usage: node play_game.js GAME SIZE -- SERVER COMMAND...\n'
   )
   process.exit(2)
 }
@@ -42,7 +42,7 @@ function parseArguments(argv) {
   let command = split < 0 ? null : argv.slice(split + 1)
   if (own.length !== 2) usage('expected GAME and SIZE')
   let [game, size] = own
-  if (!['star', 'amazons'].includes(game)) usage(`unknown game ${game}`)
+  if (!/^[a-z][a-z0-9_-]*$/.test(game)) usage(`bad game name ${game}`)
   if (!/^[0-9]+$/.test(size)) usage(`bad size ${size}`)
   if (command == null) {
     let text = process.env.STARGTP_SERVE_COMMAND
@@ -109,7 +109,7 @@ async function main() {
   controller.start()
 
   try {
-    if (game === 'amazons') await ok('game', 'amazons')
+    await ok('game', game)
     await ok('boardsize', size)
     expect((await ok('game')) === game, 'game: not the game set up')
     expect((await ok('query_boardsize')) === size, 'query_boardsize: not SIZE')

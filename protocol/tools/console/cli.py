@@ -15,8 +15,8 @@ from stargtp.engine.colour import parse_colour
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import find_game, games, new_position
 from stargtp.engine.players import make_player, players
-from stargtp.protocol.cli import (OptionError, file_to_write_problem, finite_float, positive_float, positive_int,
-                                  report_option_error)
+from stargtp.protocol.cli import (OptionError, file_to_write_problem, finite_float, game_sizes, positive_float,
+                                  positive_int, report_option_error)
 from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
 from stargtp.protocol.tools.console.game import ConsoleError, HumanGame
 from stargtp.protocol.tools.render import RecordChoiceError, RecordError, read_record
@@ -36,8 +36,8 @@ logger = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     human = parser.add_argument_group("a human against the engine (the default)")
     human.add_argument("--game", choices=games(), default=None,
-                       help="the game (default star; raw console: sent as 'game NAME' at start)")
-    human.add_argument("--size", type=int, help="board size: *Star rings 2..10, Amazons 6/8/10 "
+                       help=f"the game (default {games()[0]}; raw console: sent as 'game NAME' at start)")
+    human.add_argument("--size", type=int, help=f"board size: {game_sizes()} "
                                                 "(default: the game's; raw console: sent at start)")
     human.add_argument("--colour", "--color", dest="colour", type=colour_option, default=None,
                        help="your colour, black or white (default: the side that moves first)")

@@ -44,6 +44,27 @@ def plain_text(fragments: Fragments) -> str:
     return "".join(text for _, text in fragments)
 
 
+def grid_fragments(lines: list[list[tuple[str, str]]]) -> Fragments:
+    """A board drawn as rows of ``(style, character)`` cells, as fragments:
+    each row's trailing blanks dropped, runs of one style merged, a newline
+    after every row.
+
+    >>> grid_fragments([[("a", "x"), ("a", "y"), ("", " ")], [("", "z")]])
+    [('a', 'xy'), ('', '\\n'), ('', 'z'), ('', '\\n')]
+    """
+    fragments: Fragments = []
+    for line in lines:
+        while line and line[-1] == ("", " "):
+            line = line[:-1]
+        for look, char in line:
+            if fragments and fragments[-1][0] == look and not fragments[-1][1].endswith("\n"):
+                fragments[-1] = (look, fragments[-1][1] + char)
+            else:
+                fragments.append((look, char))
+        fragments.append(("", "\n"))
+    return fragments
+
+
 def wrap_parts(parts: list[str], columns: int, separator: str = " | ") -> list[str]:
     """``parts`` joined by ``separator`` into as few lines of at most
     ``columns`` characters as it takes, never breaking a part (a part longer

@@ -40,10 +40,10 @@ from __future__ import annotations
 from stargtp.protocol.clock import TimeControl
 from stargtp.protocol.tools.match.cli import add_arguments, run, settings_from_args
 from stargtp.protocol.tools.match.records import (ADJUDICATIONS, CRASH, FAULT_KINDS, GENMOVE_ERROR, ILLEGAL_MOVE,
-                                                  MALFORMED_MOVE, PROTOCOL_ERROR, REASON_AGREED, REASON_MOVE_LIMIT,
-                                                  REASON_NO_MOVES, REASON_RESIGN, REASON_SCORE, REASON_SETTLED,
-                                                  REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT, RecordsFile,
-                                                  board_outcome, default_sgf_dir, record_sgf, save_sgf)
+                                                  MALFORMED_MOVE, PROTOCOL_ERROR, REASON_AGREED, REASON_CONNECTION,
+                                                  REASON_MOVE_LIMIT, REASON_NO_MOVES, REASON_RESIGN, REASON_SCORE,
+                                                  REASON_SETTLED, REJECTED_MOVE, SETUP_ERROR, START_FAILURE, TIMEOUT,
+                                                  RecordsFile, board_outcome, default_sgf_dir, record_sgf, save_sgf)
 from stargtp.protocol.tools.match.referee import RefereeClock, Seat, adjudicate, play_game
 from stargtp.protocol.tools.match.report import PairingSummary, Progress, format_summary, summarise, tally_of
 from stargtp.protocol.tools.match.results import ResultsError, ResultsFile, read_results
@@ -54,8 +54,8 @@ from stargtp.protocol.tools.match.settings import (EngineEntry, GameJob, MatchSe
 __all__ = [
     "ADJUDICATIONS", "REASON_AGREED", "REASON_MOVE_LIMIT", "REASON_SETTLED", "RecordsFile", "adjudicate",
     "record_sgf", "CRASH", "FAULT_KINDS", "GENMOVE_ERROR", "ILLEGAL_MOVE", "MALFORMED_MOVE", "PROTOCOL_ERROR",
-    "REASON_NO_MOVES", "REASON_RESIGN", "REASON_SCORE", "REJECTED_MOVE", "SETUP_ERROR", "START_FAILURE",
-    "TIMEOUT", "EngineEntry", "EnginePool", "GameJob", "MatchResult", "MatchSettings", "PairingSummary",
+    "REASON_CONNECTION", "REASON_NO_MOVES", "REASON_RESIGN", "REASON_SCORE", "REJECTED_MOVE", "SETUP_ERROR",
+    "START_FAILURE", "TIMEOUT", "EngineEntry", "EnginePool", "GameJob", "MatchResult", "MatchSettings", "PairingSummary",
     "Progress", "RefereeClock", "ResultsError", "ResultsFile", "Seat", "TimeControl", "add_arguments",
     "board_outcome", "deal", "default_sgf_dir", "format_summary", "play_game", "read_openings",
     "read_results", "replay_opening", "run", "run_match", "save_sgf", "schedule", "settings_from_args",

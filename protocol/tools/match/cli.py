@@ -19,12 +19,13 @@ from typing import TextIO
 
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import find_game, games
-from stargtp.protocol.cli import file_to_write_problem
+from stargtp.protocol.cli import file_to_write_problem, game_sizes, game_titles
 from stargtp.protocol.clock import TimeControl
 from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
 from stargtp.protocol.stats import Sprt
 from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
+from stargtp.protocol.tools import plural
 from stargtp.protocol.tools.match.page import write_page
 from stargtp.protocol.tools.match.report import format_summary, terminal_width
 from stargtp.protocol.tools.match.results import ResultsError, read_results
@@ -97,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               "plays each of the others")
     game = parser.add_argument_group("games")
     game.add_argument("--game", choices=games(), default=games()[0])
-    game.add_argument("--size", metavar="N", help="board size (rings for *Star); default per game")
+    game.add_argument("--size", metavar="N", help=f"board size: {game_sizes()} (default: the game's)")
     game.add_argument("--komi", metavar="K", help="komi, added to white's *Star score (default 0)")
     game.add_argument("--games", metavar="N", help="games per pairing (default 2)")
     game.add_argument("--no-alternate", dest="alternate", action="store_false",
@@ -156,8 +157,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--max-response-bytes", metavar="N",
                      help=f"longest answer accepted (default {DEFAULT_MAX_RESPONSE_BYTES})")
     run.add_argument("--sgf-dir", metavar="DIR",
-                     help="save each game as its own SGF file in DIR, for games with SGF records (*Star and "
-                          "the Amazons; default with --results FILE: FILE's name without its suffix, plus -sgf)")
+                     help="save each game as its own SGF file in DIR, for games with SGF records "
+                          f"({game_titles(lambda game: game.write_record is not None)}; default with "
+                          "--results FILE: FILE's name without its suffix, plus -sgf)")
     run.add_argument("--records", metavar="FILE",
                      help="every game in one SGF collection (default with --results FILE: FILE's name with"
                           " .sgf for its suffix)")
@@ -509,7 +511,7 @@ def _resume_hint(path: str | None) -> str:
         _, games = read_results(path) if path else (None, [])
     except (OSError, ResultsError):
         return ""
-    recorded = f"{len(games)} game{'' if len(games) == 1 else 's'} recorded"
+    recorded = f"{plural(len(games), 'game')} recorded"
     return f"; re-run with --results {path} to resume ({recorded})" if games else ""
 
 

@@ -141,15 +141,17 @@ def _endings_table(records: list[dict[str, Any]]) -> str:
 
 
 def _games_table(records: list[dict[str, Any]], sgf_links: dict[str, str]) -> str:
-    """Every game by its number (the ``#N`` of its key)."""
+    """Every game by its number (the ``#N`` of its key); a game the rules
+    ended shows its ending in words over its reason (``title``)."""
     rows = []
     for r in sorted(records, key=lambda record: record.get("number") or 0):
         key = escape(r["key"])
         link = f'<a href="{escape(sgf_links[r["key"]])}">{key}</a>' if r["key"] in sgf_links else key
+        ending = f' title="{escape(r["ending"])}"' if r.get("ending") else ""  # in words, on hover
         rows.append(f"<tr><td>{r.get('number', '')}</td><td class=name>{link}</td>"
                     f"<td class=name>{escape(r['black'])}</td>"
                     f"<td class=name>{escape(r['white'])}</td><td>{escape(r['result'])}</td>"
-                    f"<td class=name>{escape(r['reason'])}</td><td>{len(r['moves'])}</td></tr>")
+                    f"<td class=name{ending}>{escape(r['reason'])}</td><td>{len(r['moves'])}</td></tr>")
     return ("<table><tr><th>#</th><th class=name>game</th><th class=name>black</th><th class=name>white</th>"
             "<th>result</th><th class=name>reason</th><th>moves</th></tr>" + "".join(rows) + "</table>")
 

@@ -23,10 +23,13 @@ from stargtp.engine.games import find_game
 from stargtp.protocol.tools.match.settings import GameJob, MatchSettings
 
 # -- how a game can end: the record's "reason" ---------------------------------
+# A game the rules ended: its descriptor's ``ended_by`` (stargtp.engine.game.Game).
 REASON_SCORE = "score"
 """A game with a no-move rule (*Star's pass) ended on the board and was scored."""
 REASON_NO_MOVES = "no_moves"
-"""A game without one (the Amazons): the side to move had no move and lost."""
+"""The Amazons: the side to move had no move and lost."""
+REASON_CONNECTION = "connection"
+"""Hex, Y: a player joined its edges and won."""
 REASON_RESIGN = "resign"
 """``genmove`` answered ``resign``."""
 
@@ -96,8 +99,8 @@ def result_text(winner: int, reason: str) -> str:
 
 def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict[int, str],
                     started: float, finished: float) -> None:
-    """Add the outcome (``winner``, ``reason`` and, as they apply, ``result``,
-    ``fault``, ``score``, ``engine_scores``, ``score_disagreements``) and the
+    """Add the outcome (``winner``, ``reason`` and, as they apply, ``ending``,
+    ``result``, ``fault``, ``score``, ``engine_scores``, ``score_disagreements``) and the
     timing (``started`` and ``finished`` as ``time.time()`` values)."""
     winner = outcome["winner"]
     result = outcome.get("result")
@@ -108,6 +111,7 @@ def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict
         "winner": None if winner is None else colour_name(winner),
         "winner_engine": None if winner is None else names[winner],
         "reason": outcome["reason"],
+        **({"ending": outcome["ending"]} if outcome.get("ending") else {}),
         "fault": outcome.get("fault"),
         "score": outcome.get("score"),
         "engine_scores": outcome.get("engine_scores"),
@@ -120,29 +124,32 @@ def complete_record(record: dict[str, Any], outcome: dict[str, Any], names: dict
 
 
 def board_outcome(position: Position, komi: float) -> dict[str, Any]:
-    """``winner``, ``reason``, ``result`` and ``score`` (the breakdown's JSON)
-    of a game that ended on the board, from the game's descriptor.
+    """``winner``, ``reason``, ``ending``, ``result`` and ``score`` (the
+    breakdown's JSON) of a game that ended on the board, from the game's
+    descriptor: ``reason`` is its ``ended_by`` (``score``, ``no_moves``,
+    ``connection``), ``ending`` the position's ``over_reason()`` in words.
 
     A game whose players can always move (*Star, which passes) ends when the
-    rules say so and its score decides: reason ``score``. In a game without a
-    no-move (the Amazons: a player with nothing to play resigns) it ends when
-    the side to move has no move, and that player loses: reason ``no_moves``;
-    the score then adds the margin and its breakdown, when it names the same
-    winner (else the result is ``B+`` / ``W+``)."""
+    rules say so and its score decides. In a game without a no-move (the
+    Amazons, Hex: a player with nothing to play resigns) the position names
+    the winner (the Amazons: the side to move has no move and loses; Hex: a
+    player joined its edges); the score then adds the margin and its
+    breakdown, when it names the same winner (else the result is ``B+`` /
+    ``W+``)."""
     rules = position.rules
+    ended = {"reason": rules.ended_by, "ending": position.over_reason()}
     if rules.no_move(position, komi) is None:
-        winner, reason = position.winner(), REASON_NO_MOVES
+        winner = position.winner()
         try:
             breakdown = rules.score(position, komi)
         except GameError:
             breakdown = None
     else:
         breakdown = rules.score(position, komi)
-        winner, reason = breakdown.winner, REASON_SCORE
+        winner = breakdown.winner
     if breakdown is None or breakdown.winner != winner:
-        return {"winner": winner, "reason": reason, "result": "B+" if winner == BLACK else "W+"}
-    return {"winner": winner, "reason": reason, "result": breakdown.gtp_result(),
-            "score": breakdown.to_json(position)}
+        return {"winner": winner, **ended, "result": "B+" if winner == BLACK else "W+"}
+    return {"winner": winner, **ended, "result": breakdown.gtp_result(), "score": breakdown.to_json(position)}
 
 
 def replay(record: dict[str, Any]) -> Position:

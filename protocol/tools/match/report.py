@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from stargtp.protocol.ratings import NoRatingFit, Rating, fit_ratings
 from stargtp.protocol.stats import Estimate, SprtResult, Tally, elo_estimate, wilson_interval
+from stargtp.protocol.tools import plural
 from stargtp.protocol.tools.match.settings import MatchSettings
 
 
@@ -334,9 +335,9 @@ class Progress:
             elo = elo_estimate(tally, model)
             parts.append((8, "  ", f"{first} {tally.wins}-{tally.draws}-{tally.losses} {second}"))
             parts.append((4, "  ", f"score {_percent(tally.points / tally.games if tally.games else math.nan)}% "
-                                   f"of {_count(tally.games, 'game')}"))
+                                   f"of {plural(tally.games, 'game')}"))
             pairs = sum(tally.pairs)
-            sample = _count(pairs, "pair") if model == "pentanomial" else _count(tally.games, "game")
+            sample = plural(pairs, "pair") if model == "pentanomial" else plural(tally.games, "game")
             parts.append((7, "  ", f"Elo {_elo_text(elo.value)} [{_elo_text(elo.low)}, {_elo_text(elo.high)}]"))
             parts.append((3, " ", f"({model}, {sample})"))
             if self.settings.sprt is not None:
@@ -350,7 +351,7 @@ class Progress:
         """The games in progress and their move counts (terminal only)."""
         if not self.playing:
             return []
-        return [(5, "  ", "playing: " + ", ".join(f"#{n} {_count(moves, 'move')}"
+        return [(5, "  ", "playing: " + ", ".join(f"#{n} {plural(moves, 'move')}"
                                                   for n, moves in sorted(self.playing.items())))]
 
     def _status(self) -> str:
@@ -407,11 +408,6 @@ class Progress:
         if self.stream is not None and self.tty:
             self.stream.write("\n")
             self.stream.flush()
-
-
-def _count(number: int, word: str) -> str:
-    """``1 pair``, ``3 pairs``."""
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def terminal_width(stream: TextIO | None = None) -> int:
