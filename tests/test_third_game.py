@@ -21,7 +21,7 @@ import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.errors import GameError
-from stargtp.engine.games import BUILT_IN, find_game, games, new_position, register
+from stargtp.engine.games import find_game, games, new_position, register
 from stargtp.engine.players import check_plays, make_player
 from stargtp.engine.search import Limits
 from stargtp.protocol.pictures import DRAWINGS
@@ -190,8 +190,6 @@ def test_server_perft_in_a_worker_in_process() -> None:
 
 def test_server_svg_of_a_game_without_a_picture() -> None:
     # A game without a picture does not list stargtp-svg, and is told why.
-    from stargtp.protocol.pictures import DRAWINGS
-
     answers = gtp(["stargtp-svg", "list_commands"])
     assert answers[0] == f"? stargtp-svg is only available for {', '.join(DRAWINGS)}"
     assert NAME not in DRAWINGS
