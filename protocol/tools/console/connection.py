@@ -27,7 +27,7 @@ from typing import Any
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
 from stargtp.protocol.pictures.connection import Frame, board_frame
 from stargtp.protocol.tools import plural
-from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, style, wrap_parts
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, grid_fragments, style, wrap_parts
 
 STYLES: dict[str, str] = {
     "hint": HINT_STYLE,
@@ -158,16 +158,7 @@ def picture(position, *, plain: bool, columns: int = 200, rows: int | None = Non
     lines = _lines(_grid(position, plain=plain, hint=cell, letter_lines=None))
     if rows is not None and len(lines) + len(status_lines) + 1 > rows:
         lines = _lines(_grid(position, plain=plain, hint=cell, letter_lines=1))
-    fragments: Fragments = []
-    for line in lines:
-        while line and line[-1] == ("", " "):
-            line = line[:-1]
-        for look, char in line:
-            if fragments and fragments[-1][0] == look and not fragments[-1][1].endswith("\n"):
-                fragments[-1] = (look, fragments[-1][1] + char)
-            else:
-                fragments.append((look, char))
-        fragments.append(("", "\n"))
+    fragments = grid_fragments(lines)
     fragments.append((style("info"), "\n".join(status_lines)))
     return fragments
 

@@ -44,6 +44,27 @@ def plain_text(fragments: Fragments) -> str:
     return "".join(text for _, text in fragments)
 
 
+def grid_fragments(grid) -> Fragments:
+    """A grid of ``(style, character)`` rows as formatted text: runs of one
+    style merged, each row's trailing blanks dropped, each row ending with a
+    newline.
+
+    >>> grid_fragments([[("a", "x"), ("a", "y"), ("", " ")], [("b", "z")]])
+    [('a', 'xy'), ('', '\\n'), ('b', 'z'), ('', '\\n')]
+    """
+    fragments: Fragments = []
+    for line in grid:
+        while line and line[-1] == ("", " "):
+            line = line[:-1]
+        for look, char in line:
+            if fragments and fragments[-1][0] == look and not fragments[-1][1].endswith("\n"):
+                fragments[-1] = (look, fragments[-1][1] + char)
+            else:
+                fragments.append((look, char))
+        fragments.append(("", "\n"))
+    return fragments
+
+
 def wrap_parts(parts: list[str], columns: int, separator: str = " | ") -> list[str]:
     """``parts`` joined by ``separator`` into as few lines of at most
     ``columns`` characters as it takes, never breaking a part (a part longer

@@ -16,7 +16,7 @@ from typing import Any
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name
 from stargtp.engine.star.diagram import STAR_LAYOUTS, layout_grid, text_legend, text_picture
-from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, style, wrap_parts
+from stargtp.protocol.tools.console.drawing import HINT_STYLE, Fragments, TerminalBoard, grid_fragments, style, wrap_parts
 from stargtp.protocol.tools import plural
 
 STYLES: dict[str, str] = {
@@ -103,17 +103,7 @@ def star_picture(position, *, plain: bool, layout: str = "full", status_in_corne
     for row, column, text in placement or ():
         for offset, char in enumerate(text):
             grid[row][column + offset] = (style("info"), char)
-    fragments: Fragments = []
-    for line in grid:
-        # Merge runs of one style; trailing blanks are dropped.
-        while line and line[-1] == ("", " "):
-            line = line[:-1]
-        for look, char in line:
-            if fragments and fragments[-1][0] == look and not fragments[-1][1].endswith("\n"):
-                fragments[-1] = (look, fragments[-1][1] + char)
-            else:
-                fragments.append((look, char))
-        fragments.append(("", "\n"))
+    fragments = grid_fragments(grid)
     if placement is None:
         fragments.append((style("info"), "\n".join(wrap_parts(star_status(position, komi, marks), columns))))
     elif fragments:
