@@ -30,6 +30,7 @@ from stargtp.engine.amazons import Position as AmazonsPosition
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.games import find_game, read_record
 from stargtp.engine.star import Position, score
+from stargtp.engine.y import Position as YPosition
 from stargtp.protocol.tools import console
 from stargtp.protocol.tools.console.board import board_picture
 from stargtp.protocol.tools.console.completion import move_completions
@@ -538,6 +539,28 @@ def test_plain_line_mode_amazons_as_black():
     assert "black 2> b6-b5/b4" in lines
     assert any(line.startswith("illegal move: no black amazon on b6") for line in lines)
     assert "black resigned: white wins" in lines
+
+
+def test_plain_game_with_the_swap_rule():
+    """--rule swap=on plays the game, the console's and the engine's, with
+    the swap rule, and swap-pieces (a move without a digit) is typed as a
+    move: after a Y swap the engine's stone turns white and black moves."""
+    completed = run_console(["--game", "y", "--size", "4", "--colour", "white", "--rule", "swap=on",
+                             *ENGINE_OPTIONS], "swap-pieces\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    first = next(line for line in lines if line.startswith("black (engine) plays ")).split()[-1]
+    assert "white 2> swap-pieces" in lines
+    after = lines[lines.index("white 2> swap-pieces"):]
+    assert not any(line.startswith(("unknown command", "illegal move")) for line in after)
+    assert sum(1 for line in lines if line.startswith("black (engine) plays ")) == 2
+    position = YPosition(4, swap=True)
+    position.play(position.parse_move(first))
+    position.play(position.parse_move("swap-pieces"))
+    assert position.board[position.parse_move(first)] == WHITE and position.to_move == BLACK
+    assert run_console(["--game", "hex", "--rule", "swap=maybe"], "").returncode == 2
+    bad = run_console(["--game", "star", "--rule", "swap=on"], "")
+    assert bad.returncode == 2 and bad.stderr == "stargtp play: argument --rule: *Star has no option 'swap' (options: none)\n"
 
 
 def test_plain_game_goes_on_from_a_game_of_a_records_collection(tmp_path):

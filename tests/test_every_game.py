@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from stargtp.engine.colour import colour_name, opponent
 from stargtp.engine.games import BUILT_IN
 from tests.gtp_helpers import HANG_SECONDS, REPO, serve_command, split_responses, subprocess_env
 
@@ -174,7 +175,13 @@ def test_the_console_plays_a_typed_move(name: str) -> None:
         timeout=HANG_SECONDS * 5)
     assert completed.returncode == 0, completed.stderr
     assert "Traceback" not in completed.stderr
-    assert move in completed.stdout
+    lines = completed.stdout.splitlines()
+    typed = f"{colour_name(position.to_move)} 1> {move}"
+    assert typed in lines
+    # The move was taken: no error after it, and the engine answered it.
+    after = lines[lines.index(typed) + 1:]
+    assert not any(line.startswith(("illegal move", "unknown command")) for line in after), after
+    assert any(line.startswith(f"{colour_name(opponent(position.to_move))} (engine) plays ") for line in after), after
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -321,6 +321,26 @@ def test_hex_sgf_as_hexgui_writes_it_with_a_swap(tmp_path, capsys):
     assert stones(root, "black") == ["b1", "b2", "b3"] and not with_class(root, "winning-group")
 
 
+def test_move_list_with_a_swap_takes_the_rule_from_rule(tmp_path, capsys):
+    """A move list has no place for a game's options: ``--rule swap=on``
+    plays a Hex or Y list with swap-pieces; without it the swap is refused
+    as the rules refuse it (exit 1); a rule the list's game lacks, or a bad
+    value, is a bad option (exit 2)."""
+    moves = tmp_path / "swap.txt"
+    moves.write_text("game y\nsize 4\nb3 swap-pieces c4\n")
+    assert render(str(moves)) == 1
+    assert "swap.txt:3: swap-pieces: swap-pieces needs the swap rule, which is off" in capsys.readouterr().err
+    assert render(str(moves), "--rule", "swap=on") == 0
+    root = parse(capsys.readouterr().out.rstrip("\n"))
+    assert stones(root, "black") == ["c4"] and stones(root, "white") == ["b3"]  # a Y swap turns the stone over
+    assert with_class(root, "caption")[0].text == "3 moves, last black c4, white to move"
+    assert render(str(moves), "--rule", "swap=maybe") == 2
+    assert capsys.readouterr().err == "stargtp render: argument --rule: option swap is on or off, not 'maybe'\n"
+    moves.write_text("S43\n")
+    assert render(str(moves), "--rule", "swap=on") == 2
+    assert capsys.readouterr().err == "stargtp render: argument --rule: *Star has no option 'swap' (options: none)\n"
+
+
 def test_y_sgf_series_and_results_line(tmp_path, capsys):
     """A Y record (BOARD[Y]) drawn move by move: triangles of 10 cells; a
     match results line of a Y game draws the same final position."""

@@ -41,6 +41,7 @@ from stargtp.engine.games import read_record as read_sgf_record
 from stargtp.engine.sgf import game_trees
 from stargtp.protocol.cli import OptionError, file_to_write_problem, finite_float, positive_float, report_option_error
 from stargtp.protocol.pictures import Drawing, describe, drawing_for, position_svg
+from stargtp.protocol.server.serve import parse_rules
 from stargtp.protocol.tools import plural
 
 logger = logging.getLogger(__name__)
@@ -70,10 +71,12 @@ class GameRecord:
 
 
 def read_record(text: str, *, game: str | None = None, size: int | None = None,
-                record: str | None = None, source: str = "input") -> GameRecord:
+                record: str | None = None, source: str = "input", rules: tuple[str, ...] = ()) -> GameRecord:
     """The game in ``text``, whatever its format (see the module docstring).
-    ``game`` and ``size`` are defaults for move lists; ``record`` picks one
-    game of a results file. RecordError on anything unreadable."""
+    ``game`` and ``size`` are defaults for move lists, and ``rules`` their
+    game's options (``--rule`` items, ``swap=on``: OptionError for one the
+    game does not have); ``record`` picks one game of a results file.
+    RecordError on anything unreadable."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return _from_results(text, record, source)
@@ -87,7 +90,7 @@ def read_record(text: str, *, game: str | None = None, size: int | None = None,
         return _from_sgf(text, source)
     if record is not None:
         raise RecordChoiceError(f"{source} holds one game, not a match results file or SGF collection")
-    return _from_move_list(text, game, size, source)
+    return _from_move_list(text, game, size, source, rules)
 
 
 def _choose(games: list[Any], wanted: str | None, source: str, key_of: Any) -> Any:
@@ -192,14 +195,20 @@ def _records_swap_colours(position: Any) -> bool:
     return write is not None and "RE[W+1]" in write(position, result="B+1")
 
 
-def _from_move_list(text: str, game: str | None, size: int | None, source: str) -> GameRecord:
+def _from_move_list(text: str, game: str | None, size: int | None, source: str,
+                    rules: tuple[str, ...] = ()) -> GameRecord:
     position = None
 
     def current() -> Any:
         nonlocal position
         if position is None:
+            name = game or default_game()
             try:
-                position = new_position(game or default_game(), size)
+                options = dict(parse_rules(name, list(rules)))
+            except ValueError as error:
+                raise OptionError("--rule", str(error)) from None
+            try:
+                position = new_position(name, size, options)
             except GameError as error:
                 raise RecordError(f"{source}: {error}") from None
         return position
@@ -282,6 +291,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              " key (GN)")
     parser.add_argument("--game", choices=games(), help=f"move lists: the game (default {games()[0]})")
     parser.add_argument("--size", type=int, help="move lists: board size (default: the game's)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="move lists: a rule of the game on or off, e.g. swap=on (Hex's and Y's swap"
+                             " rule, for a list with swap-pieces; repeatable)")
     parser.add_argument("--komi", type=finite_float, default=None,
                         help="komi for the caption's *Star score (default: the record's, else 0)")
     parser.add_argument("--unit", type=positive_float, metavar="PX", help="ring spacing / square size / cell spacing in pixels")
@@ -394,7 +406,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_options(args)
         text = read_input(args.input)
-        record = read_record(text, game=args.game, size=args.size, record=args.record, source=source)
+        record = read_record(text, game=args.game, size=args.size, record=args.record, source=source,
+                             rules=tuple(args.rule))
         final = record.position
         positions = positions_of(final)
         index = _move_index(args.move, len(positions) - 1)

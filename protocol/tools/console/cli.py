@@ -18,6 +18,7 @@ from stargtp.engine.players import make_player, players
 from stargtp.protocol.cli import (OptionError, file_to_write_problem, finite_float, game_sizes, positive_float,
                                   positive_int, report_option_error)
 from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, ControllerError, EngineSpec, GtpController
+from stargtp.protocol.server.serve import parse_rules
 from stargtp.protocol.tools.console.game import ConsoleError, HumanGame
 from stargtp.protocol.tools.render import RecordChoiceError, RecordError, read_record
 from stargtp.protocol.tools.console.raw import RawConsole
@@ -50,6 +51,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     human.add_argument("--seconds", type=positive_float, metavar="S", help="engine seconds per move")
     human.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                        help="engine player parameter (repeatable)")
+    human.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                       help="a rule of the game on or off, e.g. swap=on (Hex's and Y's swap rule;"
+                            " repeatable), for the console and the engine (stargtp serve --rule; an"
+                            " engine given with --vs must play it too)")
     human.add_argument("--vs", metavar="ENGINE",
                        help="play against this engine instead of stargtp serve: a command line or tcp:HOST:PORT")
     human.add_argument("--load", metavar="FILE",
@@ -87,6 +92,8 @@ def serve_command(args: argparse.Namespace) -> list[str]:
             argv += [option, str(value)]
     for item in args.param:
         argv += ["--param", item]
+    for item in args.rule:
+        argv += ["--rule", item]
     return argv
 
 
@@ -138,12 +145,19 @@ def check_options(args: argparse.Namespace) -> tuple[EngineSpec, bool, int | Non
         if raw:
             raise OptionError("--load", "is for a game against the engine, not the raw console")
         args.start = _load(args)
+    args.rules = {}
+    if raw and args.rule:
+        raise OptionError("--rule", "is for a game against the engine, not the raw console")
     if not raw:
         human = args.colour if args.colour is not None else find_game(args.game).human_colour
         try:
             new_position(args.game, args.size)
         except GameError as error:
             raise OptionError("--size", str(error)) from None
+        try:
+            args.rules = dict(parse_rules(args.game, args.rule))
+        except ValueError as error:
+            raise OptionError("--rule", str(error)) from None
         if args.vs is None:
             _check_params(args)
     if args.history is not None:
@@ -240,7 +254,8 @@ async def main(args: argparse.Namespace) -> int:
                                       timeout=args.timeout)
         else:
             console = HumanGame(engine, ui, game=args.game, size=args.size, human=human,
-                                komi=args.komi or 0.0, move_timeout=args.move_timeout, start=args.start)
+                                komi=args.komi or 0.0, move_timeout=args.move_timeout, start=args.start,
+                                options=args.rules)
         holder["console"] = console
         try:
             return await console.run()

@@ -63,7 +63,8 @@ class HumanGame:
     """One human against one engine, both following the same position."""
 
     def __init__(self, engine: GtpController, ui: Any, *, game: str, size: int | None, human: int,
-                 komi: float = 0.0, move_timeout: float | None = None, start: Any = None) -> None:
+                 komi: float = 0.0, move_timeout: float | None = None, start: Any = None,
+                 options: dict[str, bool] | None = None) -> None:
         self.engine = engine
         self.ui = ui
         self.game = game
@@ -72,7 +73,9 @@ class HumanGame:
         self.human = human
         self.komi = komi
         self.move_timeout = NO_LIMIT if move_timeout is None else move_timeout
-        self.position: Any = self.rules.new_position(self.size)
+        self.options = dict(options or {})
+        """The game's options (``--rule``: ``{"swap": True}``) for every new game."""
+        self.position: Any = self.rules.new_position(self.size, self.options)
         self.start = start
         """A recorded game to go on from (its moves are replayed at setup), or None."""
         self.resigned: int | None = None
@@ -259,11 +262,21 @@ class HumanGame:
         self.hint = None
         self.draw()
 
+    def _names_a_move(self, text: str) -> bool:
+        """Whether ``text`` is a move of the game (legal now or not)."""
+        try:
+            self.position.parse_move(text)
+        except GameError:
+            return False
+        return True
+
     async def command(self, words: list[str], line: str = "") -> None:
         name = words[0].lower()
         if name not in HUMAN_COMMANDS:
-            if len(words) == 1 and name != "pass" and not any(ch.isdigit() for ch in name):
-                # Every cell label and Amazons move has a digit: this was meant as a command.
+            if (len(words) == 1 and name != "pass" and not any(ch.isdigit() for ch in name)
+                    and not self._names_a_move(name)):
+                # Every cell label and Amazons move has a digit, and this is no other
+                # move (swap-pieces): it was meant as a command.
                 self.say(f"unknown command {words[0]!r} ('help' lists the commands)", "class:error")
                 return
             await self.human_move(" ".join(words))
@@ -294,7 +307,7 @@ class HumanGame:
                 self.resigned = self.human
         elif name == "new":
             await self.setup()
-            self.position = self.rules.new_position(self.size)
+            self.position = self.rules.new_position(self.size, self.options)
             self.resigned, self.announced, self.hint = None, False, None
             self.say("new game", "class:title")
             self.draw()
