@@ -7,4 +7,4 @@ metadata (``pyproject.toml`` reads it), ``stargtp --version`` and the protocol's
 changed.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
