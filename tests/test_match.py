@@ -585,7 +585,9 @@ def test_a_match_with_the_swap_rule_tells_the_engines_and_records_the_rule(
     results = tmp_path / "swap.jsonl"
     code = main(["match", "--game", "hex", "--size", "2", "--rule", "swap=on", "--games", "2",
                  "--black", random_player(1), "--white", random_player(9), "--results", str(results)])
-    assert code == 0, capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.splitlines()[0] == "hex, size 2, swap on, 2 games per pairing, clock: no clock"
     header, records = read_results(str(results))
     assert header is not None and header["settings"]["rules"] == {"swap": True}
     settings_back = MatchSettings.from_identity(header["settings"])
