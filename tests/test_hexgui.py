@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -183,6 +184,43 @@ def test_rule_options_on_the_command_line():
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().strip().splitlines() == [
         "stargtp serve: *Star has no option 'swap' (options: none)"]
+
+
+def gui_config_for(options: list[str]) -> SessionConfig:
+    """The SessionConfig that ``stargtp gui OPTIONS`` would use."""
+    import argparse
+
+    from stargtp.protocol.gui import cli as gui_cli
+    from stargtp.protocol.server.serve import engine_config_from_args
+
+    parser = argparse.ArgumentParser()
+    gui_cli.add_arguments(parser)
+    return engine_config_from_args(parser.parse_args(options), any_game_rules=True)
+
+
+def test_gui_takes_a_rule_any_game_has_and_plays_it_where_the_game_has_it():
+    # serve stays strict against its --game (above); the page switches games, so
+    # gui takes a rule that some registered game has, whatever its --game.
+    gui_command = [*serve_command()[:-1], "gui", "--port", "0"]  # stargtp gui
+    # swap=on passes (the option checked after it, a bad --workers, answers) and komi=on does not:
+    for rule, line in (("swap=on", "--workers must be at least 1"),
+                       ("komi=on", "no game has the rule 'komi' (rules: swap)")):
+        done = subprocess.run([*gui_command, "--rule", rule, "--workers", "0"], cwd=REPO, env=subprocess_env(),
+                              input=b"", capture_output=True, timeout=HANG_SECONDS)
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr.decode().strip().splitlines() == [f"stargtp gui: {line}"]
+    gui = gui_config_for(["--rule", "swap=on"])
+    assert gui.game == "star" and gui.rules == (("swap", True),)
+    answers = talk(replace(config("star"), rules=gui.rules), "stargtp-rules", "game hex", "stargtp-rules",
+                   "game y", "stargtp-rules swap", "game amazons", "stargtp-rules")
+    assert answers == ["=", "=", "= swap on", "=", "= on", "=", "="]
+    for options, message in ((["--rule", "komi=on"], "no game has the rule 'komi' (rules: swap)"),
+                             (["--rule", "swap=maybe"], "option swap is on or off, not 'maybe'"),
+                             (["--rule", "swap"], "--rule wants NAME=VALUE, not 'swap'")):
+        with pytest.raises(ValueError) as refused:
+            gui_config_for(options)
+        assert str(refused.value) == message
+
 
 
 def test_star_and_amazons_have_no_rules():

@@ -571,6 +571,45 @@ def test_sgf_names_the_engine_that_moved_first_as_sgf_black(tmp_path: Path) -> N
     assert star.read_text().startswith("(;GM[2004]") and "PB[A]PW[B]" in star.read_text()
 
 
+SWAP_GAME = [("black", "b1"), ("white", "swap-pieces"), ("white", "b2"), ("black", "a1"), ("white", "a2")]
+"""Game 1 of the seeded 2x2 Hex match with the swap rule below: white's
+random player (seed 9) answers b1 with a swap, then wins."""
+
+
+def test_a_match_with_the_swap_rule_tells_the_engines_and_records_the_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from stargtp.protocol.cli import main
+    from stargtp.protocol.tools.match.records import replay
+    from stargtp.protocol.tools.render import read_record
+
+    results = tmp_path / "swap.jsonl"
+    code = main(["match", "--game", "hex", "--size", "2", "--rule", "swap=on", "--games", "2",
+                 "--black", random_player(1), "--white", random_player(9), "--results", str(results)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.splitlines()[0] == "hex, size 2, swap on, 2 games per pairing, clock: no clock"
+    header, records = read_results(str(results))
+    assert header is not None and header["settings"]["rules"] == {"swap": True}
+    settings_back = MatchSettings.from_identity(header["settings"])
+    assert settings_back.game_rules == (("swap", True),) and settings_back.identity() == header["settings"]
+    assert [record["rules"] for record in records] == [{"swap": True}, {"swap": True}]
+    assert [record["fault"] for record in records] == [None, None]
+    first = records[0]
+    assert [(move["colour"], move["move"]) for move in first["moves"]] == SWAP_GAME
+    assert (first["reason"], first["result"]) == ("connection", "W+")
+    position = replay(first)  # played again with the record's rules
+    assert position.is_over() and position.winner() == WHITE
+    # render rebuilds the game from the results file with its rules, and the
+    # SGF collection carries the swap (a record with one reads back with the rule on)
+    for source in (results, tmp_path / "swap.sgf"):
+        shown = read_record(source.read_text(), record="1", source=str(source))
+        assert [position.format_move(move) for _, move in shown.position.history] == [m for _, m in SWAP_GAME]
+        assert shown.result == "W+"
+    assert "W[swap-pieces]" in (tmp_path / "swap.sgf").read_text()
+    assert main(["render", str(results), "--record", "1", "--output", str(tmp_path / "one.svg")]) == 0
+    assert "5 moves, last white a2, game over" in (tmp_path / "one.svg").read_text()
+
+
 @pytest.fixture
 def third_game():
     """A game registered after the match code was imported: an Amazons
@@ -787,6 +826,10 @@ GAME_CHOICES = ", ".join(repr(name) for name in games())
      "--sprt-model bayeselo: needs trinomial statistics (--stats trinomial)"),
     (["--stats", "pentanomial", "--no-alternate"],
      "--stats pentanomial: needs alternating colours (game pairs); drop --no-alternate"),
+    # rules: checked against the match's game
+    (["--rule", "swap=on"], "--rule NAME=VALUE: *Star has no option 'swap' (options: none)"),
+    (["--game", "hex", "--rule", "swap=maybe"], "--rule NAME=VALUE: option swap is on or off, not 'maybe'"),
+    (["--game", "hex", "--rule", "swap"], "--rule wants NAME=VALUE, not 'swap'"),
 ])
 def test_bad_options_are_one_line_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     args: list[str], line: str) -> None:

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
                                 ("--request-timeout", args.request_timeout)):
             if not (seconds > 0 and math.isfinite(seconds)):
                 raise ValueError(f"{option} must be a number of seconds above 0")
-        config = engine_config_from_args(args)
+        config = engine_config_from_args(args, any_game_rules=True)  # the page switches games
     except ValueError as exc:
         print(f"stargtp gui: {exc}", file=sys.stderr)
         return 2

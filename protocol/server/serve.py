@@ -18,6 +18,7 @@ import sys
 from dataclasses import replace
 
 from stargtp.engine.errors import GameError
+from stargtp.engine.game import GameOption
 from stargtp.engine.games import GAME_LIST, find_game, games, new_position
 from stargtp.engine.players import check_plays, make_player, players
 from stargtp.protocol.cli import game_sizes
@@ -92,36 +93,55 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
                         help="player parameter (repeatable)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule of the game on or off, e.g. swap=on (Hex's and Y's swap"
-                             " rule; repeatable; stargtp-rules lists them)")
+                             " rule; repeatable; stargtp-rules lists them); serve: one of --game's,"
+                             " gui: any game's, played in the games that have it")
 
 
-def parse_rules(game: str, items: list[str]) -> tuple[tuple[str, bool], ...]:
+def parse_rules(game: str | None, items: list[str]) -> tuple[tuple[str, bool], ...]:
     """``--rule NAME=VALUE`` options as ``(name, on)`` pairs; ValueError
     for a malformed item, a rule ``game`` does not have, or a value that
-    is not on or off."""
+    is not on or off. With ``game`` None (``stargtp gui``, whose sessions
+    switch games) a rule is checked against every registered game: one
+    that no game has is refused, the others apply to the games that have
+    them (:meth:`GtpState.options_for`)."""
     rules = {}
     for item in items:
         rule_name, equals, value = item.partition("=")
         if not equals or not rule_name:
             raise ValueError(f"--rule wants NAME=VALUE, not {item!r}")
         try:
-            rules[rule_name] = find_game(game).option(rule_name).parse(value)
+            rules[rule_name] = _rule_option(game, rule_name).parse(value)
         except GameError as exc:
             raise ValueError(str(exc)) from None
     return tuple(rules.items())
 
 
-def engine_config_from_args(args: argparse.Namespace) -> SessionConfig:
+def _rule_option(game: str | None, name: str) -> GameOption:
+    """The option ``name`` of ``game``, or of the first registered game that
+    has it when ``game`` is None; GameError when there is none."""
+    if game is not None:
+        return find_game(game).option(name)
+    descriptors = [find_game(each) for each in games()]
+    for descriptor in descriptors:
+        if any(option.name == name for option in descriptor.options):
+            return descriptor.option(name)
+    known = sorted({option.name for descriptor in descriptors for option in descriptor.options})
+    raise GameError(f"no game has the rule {name!r} (rules: {', '.join(known) or 'none'})")
+
+
+def engine_config_from_args(args: argparse.Namespace, any_game_rules: bool = False) -> SessionConfig:
     """The session settings that :func:`add_engine_arguments`' options give
     (the file policy left at its default); ValueError with a readable message
-    for bad options."""
+    for bad options. A ``--rule`` must be one of the ``--game``'s, or with
+    ``any_game_rules`` (``stargtp gui``, whose page switches games) one of
+    any registered game's."""
     params = []
     for item in args.param:
         param_name, equals, value = item.partition("=")
         if not equals or not param_name:
             raise ValueError(f"--param wants NAME=VALUE, not {item!r}")
         params.append((param_name, value))
-    rules = parse_rules(args.game, args.rule)
+    rules = parse_rules(None if any_game_rules else args.game, args.rule)
     if args.workers < 1:
         raise ValueError("--workers must be at least 1")
     if args.playouts is not None and args.playouts < 1:

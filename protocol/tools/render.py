@@ -127,8 +127,11 @@ def _from_results(text: str, wanted: str | None, source: str) -> GameRecord:
         if isinstance(item, dict) and item.get("type") != "header" and "moves" in item:
             played.append(item)
     chosen = _choose(played, wanted, source, lambda game: game.get("key"))
+    options = chosen.get("rules")
+    if options is not None and not (isinstance(options, dict) and all(isinstance(v, bool) for v in options.values())):
+        raise RecordError(f"{source}: the game's rules are not {{NAME: true|false}}: {options!r}")
     try:
-        position = new_position(chosen.get("game", default_game()), chosen.get("size"))
+        position = new_position(chosen.get("game", default_game()), chosen.get("size"), options)
     except GameError as error:
         raise RecordError(f"{source}: {error}") from None
     for number, entry in enumerate(chosen.get("moves", []), 1):

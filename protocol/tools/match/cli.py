@@ -22,6 +22,7 @@ from stargtp.engine.games import find_game, games
 from stargtp.protocol.cli import file_to_write_problem, game_sizes, game_titles
 from stargtp.protocol.clock import TimeControl
 from stargtp.protocol.controller import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES
+from stargtp.protocol.server.serve import parse_rules
 from stargtp.protocol.stats import Sprt
 from stargtp.protocol.signals import add_signal_handlers, remove_signal_handlers
 from stargtp.protocol.tools.match.records import default_records_path, default_sgf_dir
@@ -40,6 +41,7 @@ OPT_WHITE = "--white [NAME=]ENGINE"
 OPT_ENGINE = "--engine NAME=ENGINE"
 OPT_SIZE = "--size N"
 OPT_KOMI = "--komi K"
+OPT_RULE = "--rule NAME=VALUE"
 OPT_GAMES = "--games N"
 OPT_OPENINGS = "--openings FILE"
 OPT_TIME = "--time MAIN[+INC]"
@@ -100,6 +102,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument("--game", choices=games(), default=games()[0])
     game.add_argument("--size", metavar="N", help=f"board size: {game_sizes()} (default: the game's)")
     game.add_argument("--komi", metavar="K", help="komi, added to white's *Star score (default 0)")
+    game.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule of the game on or off, e.g. swap=on (Hex's and Y's swap rule; repeatable); "
+                           "sent to engines that know stargtp-rules, the others must be started with it")
     game.add_argument("--games", metavar="N", help="games per pairing (default 2)")
     game.add_argument("--no-alternate", dest="alternate", action="store_false",
                       help="the first engine always plays black")
@@ -348,6 +353,12 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         rules.new_position(size_value)
     except GameError as error:
         raise ValueError(f"{OPT_SIZE}: {error}" + (" (the default size)" if size is None else "")) from None
+    try:
+        game_rules = parse_rules(args.game, args.rule)
+    except ValueError as error:
+        message = str(error)
+        raise ValueError(message if message.startswith("--rule") else f"{OPT_RULE}: {message}") from None
+    options = dict(game_rules)
     komi = _number(OPT_KOMI, args.komi, 0.0)
     games_per_pairing = _whole_number(OPT_GAMES, args.games, 2, 1)
     concurrency = _whole_number(OPT_CONCURRENCY, args.concurrency, 1, 1)
@@ -382,7 +393,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
     openings: tuple[tuple[str, ...], ...] = ()
     if args.openings:
         try:
-            openings = read_openings(args.openings, rules, size_value)
+            openings = read_openings(args.openings, rules, size_value, options)
         except OSError as error:
             raise ValueError(f"{OPT_OPENINGS}: cannot read {args.openings}: "
                              f"{error.strerror or error}") from None
@@ -396,7 +407,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         raise ValueError(f"{OPT_RANDOM_OPENINGS}: choose random openings or {OPT_OPENINGS}, not both")
     if random_openings:
         try:
-            random_opening(args.game, size_value, komi, random_openings, openings_seed, 0)
+            random_opening(args.game, size_value, komi, random_openings, openings_seed, 0, game_rules)
         except GameError as error:
             raise ValueError(f"{OPT_RANDOM_OPENINGS}: {error}") from None
     max_moves = _whole_number(OPT_MAX_MOVES, args.max_moves, None, 1)
@@ -430,7 +441,7 @@ def settings_from_args(args: argparse.Namespace) -> MatchSettings:
         _directory_to_fill(OPT_SGF_DIR + ("" if args.sgf_dir else f" (default for {OPT_RESULTS})"), sgf_dir)
     return MatchSettings(
         engines=tuple(entries), tournament=args.tournament, rating_prior=rating_prior, game=args.game, size=size,
-        komi=komi, games=games_per_pairing,
+        komi=komi, game_rules=game_rules, games=games_per_pairing,
         alternate=args.alternate, openings=openings, random_openings=random_openings,
         openings_seed=openings_seed, max_moves=max_moves, adjudicate_settled=args.adjudicate_settled,
         resign_adjudication=resign_adjudication, time_control=time_control,

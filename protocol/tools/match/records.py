@@ -80,6 +80,7 @@ def new_record(job: GameJob, names: dict[int, str], identities: dict[int, str | 
     return {
         "type": "game", "key": job.key, "number": job.number, "pairing": [job.first, job.second], "round": job.round,
         "game": settings.game, "size": settings.board_size, "komi": settings.komi,
+        **({"rules": settings.options} if settings.game_rules else {}),
         "black": job.black, "white": job.white,
         "engines": {colour_name(c): {"name": names[c], "target": settings.engine(names[c]).spec.text,
                                      "id": identities[c]} for c in (BLACK, WHITE)},
@@ -153,8 +154,10 @@ def board_outcome(position: Position, komi: float) -> dict[str, Any]:
 
 
 def replay(record: dict[str, Any]) -> Position:
-    """The final position of a recorded game (a resignation is no move)."""
-    position = find_game(record["game"]).new_position(record["size"])
+    """The final position of a recorded game (a resignation is no move),
+    played with the rules the record names (its ``rules``, when the match
+    had any)."""
+    position = find_game(record["game"]).new_position(record["size"], record.get("rules"))
     for move in record["moves"]:
         if move["move"] != "resign":
             position.play(position.parse_move(move["move"]), BLACK if move["colour"] == "black" else WHITE)

@@ -116,7 +116,7 @@ async def play_game(job: GameJob, seats: dict[int, Seat], settings: MatchSetting
     (for a live display).
     """
     started = time.time()
-    position = settings.rules.new_position(settings.board_size)
+    position = settings.new_position()
     clocks = {BLACK: RefereeClock(settings.time_control), WHITE: RefereeClock(settings.time_control)}
     moves: list[dict[str, Any]] = []
     names = {colour: seats[colour].name for colour in (BLACK, WHITE)}
@@ -158,7 +158,11 @@ async def _knows(seat: Seat, colour: int, command: str) -> bool:
 
 async def _setup(position: Position, seats: dict[int, Seat], settings: MatchSettings, job: GameJob,
                  moves: list[dict[str, Any]]) -> None:
-    """The game, board, komi and clock for both engines, then the opening."""
+    """The game, board, rules, komi and clock for both engines, then the
+    opening. The match's rules (``--rule``) go to an engine that lists
+    ``stargtp-rules``; one that does not is trusted to have been started
+    with them (docs/match.md), and hears nothing of rules when the match
+    sets none."""
     control = settings.time_control
     for colour in (BLACK, WHITE):
         seat = seats[colour]
@@ -170,6 +174,9 @@ async def _setup(position: Position, seats: dict[int, Seat], settings: MatchSett
             await _send(seat, colour, f"game {settings.game}")
         await _send(seat, colour, f"boardsize {settings.board_size}")
         await _send(seat, colour, "clear_board")
+        if settings.game_rules and await _knows(seat, colour, "stargtp-rules"):
+            for name, on in settings.game_rules:
+                await _send(seat, colour, f"stargtp-rules {name} {'on' if on else 'off'}")
         await _send(seat, colour, f"komi {settings.komi:g}")
         if knows_time:
             for command in control.settings_commands(knows_kgs, settings.integer_times):

@@ -116,13 +116,15 @@ def _percent(value: float) -> str:
 
 
 def describe_match(settings: MatchSettings) -> str:
-    """The first line of the results table: the game, the size, the komi when
-    it is set (0 is the default, and it means nothing in some games), the
-    games per pairing and the clock."""
+    """The first line of the results table: the game, the size, the game's
+    rules when ``--rule`` sets any (``swap on``), the komi when it is set (0
+    is the default, and it means nothing in some games), the games per
+    pairing and the clock."""
+    rules = "".join(f"{name} {'on' if on else 'off'}, " for name, on in settings.game_rules)
     komi = f"komi {settings.komi:g}, " if settings.komi else ""
     clock = settings.clock_text()
     tolerance = f" (tolerance {settings.time_tolerance:g} s)" if settings.time_control.limited else ""
-    return (f"{settings.game}, size {settings.board_size}, {komi}{settings.games} games per pairing, "
+    return (f"{settings.game}, size {settings.board_size}, {rules}{komi}{settings.games} games per pairing, "
             f"clock: {clock}{tolerance}")
 
 

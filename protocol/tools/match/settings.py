@@ -110,6 +110,10 @@ class MatchSettings:
     size: int | None = None
     """Board size (rings for *Star); None for the game's default."""
     komi: float = 0.0
+    game_rules: tuple[tuple[str, bool], ...] = ()
+    """``(name, on)``: the game's options (Hex's and Y's ``swap``, see
+    :attr:`stargtp.engine.game.Game.options`) this match is played with
+    (``--rule``); the others keep their defaults."""
     games: int = 2
     """Games per pairing."""
     alternate: bool = True
@@ -214,9 +218,9 @@ class MatchSettings:
         if self.random_openings and self.openings:
             raise ValueError("random openings and an openings file exclude each other")
         try:
-            self.rules.new_position(self.board_size)
+            self.new_position()
             for opening in self.openings:
-                replay_opening(self.rules, self.board_size, opening)
+                replay_opening(self.rules, self.board_size, opening, self.options)
             if self.random_openings:
                 self.opening(0)
         except GameError as error:
@@ -226,6 +230,16 @@ class MatchSettings:
     def rules(self) -> Game:
         """The game's descriptor."""
         return find_game(self.game)
+
+    @property
+    def options(self) -> dict[str, bool]:
+        """The game's options asked for (:attr:`game_rules`), by name."""
+        return dict(self.game_rules)
+
+    def new_position(self) -> Position:
+        """An empty board of the match: its game, size and rules (GameError
+        for a rule the game does not have)."""
+        return self.rules.new_position(self.board_size, self.options)
 
     @property
     def board_size(self) -> int:
@@ -244,7 +258,7 @@ class MatchSettings:
         seeded random opening number ``step``; ``(None, ())`` for none."""
         if self.random_openings:
             return step, random_opening(self.game, self.board_size, self.komi, self.random_openings,
-                                        self.openings_seed, step)
+                                        self.openings_seed, step, self.game_rules)
         if self.openings:
             index = step % len(self.openings)
             return index, self.openings[index]
@@ -305,6 +319,7 @@ class MatchSettings:
                    adjudicate_settled=bool(adjudication.get("settled")),
                    resign_adjudication=(resign[0], resign[1]) if resign else None,
                    random_openings=random_openings.get("plies", 0), openings_seed=random_openings.get("seed", 1),
+                   game_rules=tuple((name, bool(on)) for name, on in (identity.get("rules") or {}).items()),
                    **others)
 
     def identity(self) -> dict[str, Any]:
@@ -330,6 +345,8 @@ class MatchSettings:
             identity["adjudication"] = adjudication
         if self.random_openings:
             identity["random_openings"] = {"plies": self.random_openings, "seed": self.openings_seed}
+        if self.game_rules:
+            identity["rules"] = self.options
         return identity
 
 
@@ -402,12 +419,14 @@ def numbered(records: list[dict[str, Any]], settings: MatchSettings) -> list[dic
     return result
 
 
-def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[str]) -> Position:
-    """The position after ``moves`` in ``game`` (a descriptor or its name);
-    IllegalMove for a bad move, GameError if the opening ends the game
-    (nothing would be left to play)."""
+def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[str],
+                   options: dict[str, bool] | None = None) -> Position:
+    """The position after ``moves`` in ``game`` (a descriptor or its name)
+    played with ``options`` (its rules, ``{"swap": True}``); IllegalMove for
+    a bad move, GameError if the opening ends the game (nothing would be
+    left to play)."""
     rules = find_game(game) if isinstance(game, str) else game
-    position = rules.new_position(size)
+    position = rules.new_position(size, options)
     for text in moves:
         try:
             position.play(position.parse_move(text))
@@ -419,8 +438,10 @@ def replay_opening(game: Game | str, size: int, moves: tuple[str, ...] | list[st
 
 
 @lru_cache(maxsize=4096)
-def random_opening(game: str, size: int, komi: float, plies: int, seed: int, index: int) -> tuple[str, ...]:
-    """Opening number ``index`` of the seeded series: ``plies`` random legal
+def random_opening(game: str, size: int, komi: float, plies: int, seed: int, index: int,
+                   rules: tuple[tuple[str, bool], ...] = ()) -> tuple[str, ...]:
+    """Opening number ``index`` of the seeded series, with the game's options
+    ``rules`` (``(("swap", True),)``): ``plies`` random legal
     moves (never the no-move, *Star's pass) after which the game is not
     over; the same moves for the same arguments on every machine. GameError
     when no such opening turns up in 100 tries (a board too small).
@@ -430,12 +451,12 @@ def random_opening(game: str, size: int, komi: float, plies: int, seed: int, ind
     >>> len(random_opening("amazons", 6, 0.0, 3, 1, 5))
     3
     """
-    rules = find_game(game)
+    descriptor = find_game(game)
     rng = random.Random(f"stargtp-opening/{seed}/{index}")
     for _ in range(100):
-        position = rules.new_position(size)
+        position = descriptor.new_position(size, dict(rules))
         for _ in range(plies):
-            no_move = rules.no_move(position, komi)
+            no_move = descriptor.no_move(position, komi)
             moves = [move for move in position.legal_moves() if move != no_move] if not position.is_over() else []
             if not moves:
                 break
@@ -446,11 +467,12 @@ def random_opening(game: str, size: int, komi: float, plies: int, seed: int, ind
     raise GameError(f"no random opening of {plies} plies leaves a game to play on this board")
 
 
-def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ...], ...]:
+def read_openings(path: str, game: Game | str, size: int,
+                  options: dict[str, bool] | None = None) -> tuple[tuple[str, ...], ...]:
     """Openings from a text file: one per line, moves separated by spaces, in
     playing order from the game's first mover; ``#`` starts a comment. Each is
-    checked with the rules and returned in canonical notation. ValueError
-    names the line of a bad one."""
+    checked with the rules (and the game's ``options``) and returned in
+    canonical notation. ValueError names the line of a bad one."""
     openings = []
     with open(path, encoding="utf-8") as stream:
         for line_number, line in enumerate(stream, 1):
@@ -458,7 +480,7 @@ def read_openings(path: str, game: Game | str, size: int) -> tuple[tuple[str, ..
             if not words:
                 continue
             try:
-                position = replay_opening(game, size, words)
+                position = replay_opening(game, size, words, options)
             except GameError as error:
                 raise ValueError(f"{path}:{line_number}: {error}") from None
             openings.append(tuple(position.format_move(move) for _, move in position.history))
