@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.colour import BLACK, WHITE, colour_name
 from stargtp.engine.games import games, new_position
 from stargtp.engine.star.scoring import score
 from stargtp.protocol.clock import TimeControl
@@ -640,14 +640,14 @@ def test_the_match_knows_games_by_their_descriptor_only(third_game) -> None:
     add_arguments(parser)
     assert parser.parse_args(["--game", "third"]).game == "third"
     # A game without a pass ends when the rules say so; the position names the
-    # winner, the descriptor's ended_by (by default: score) is the reason and
-    # the position's over_reason the ending.
+    # winner, the descriptor's ended_by (this Amazons variant's: no_moves) is
+    # the reason and the position's over_reason the ending.
     position = third_game.new_position(6)
     while not position.is_over():
         position.play(position.legal_moves()[0])
     outcome = board_outcome(position, 0.0)
-    assert outcome["reason"] == "score" and outcome["winner"] == position.winner()
-    assert outcome["ending"] == position.over_reason() == "black made a line"
+    assert outcome["reason"] == third_game.ended_by == "no_moves" and outcome["winner"] == position.winner()
+    assert outcome["ending"] == position.over_reason() == f"{colour_name(position.to_move)} has no move"
     assert outcome["score"] == position.rules.score(position, 0.0).to_json(position)
 
 

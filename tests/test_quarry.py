@@ -40,7 +40,7 @@ from pathlib import Path
 import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
-from stargtp.engine.games import new_position
+from stargtp.engine.games import BUILT_IN, new_position
 from stargtp.protocol.server.views import position_data
 
 HERE = Path(__file__).resolve().parent
@@ -290,7 +290,7 @@ def test_quarry_plays_a_whole_amazons_game(tmp_path):
         assert [command for command, _ in pairs[:8]] == [
             "protocol_version", "name", "version", "list_commands", "list_games",
             "set_game Amazons", f"boardsize {SIZE}", "clear_board"]
-        assert pairs[4][1] == "= Star\nAmazons"
+        assert pairs[4][1] == "= " + "\n".join(game.gtp_name for game in BUILT_IN)
         assert all(response.startswith("=") for _, response in pairs), \
             [pair for pair in pairs if not pair[1].startswith("=")]
 
