@@ -6,7 +6,9 @@ several sizes."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +196,37 @@ def test_prior_names_the_bridge_save_and_the_cells_near_the_last_move():
     assert geo.cells_of(saves) == [geo.parse("c2")]
     assert [geo.cells[c].label for c in geo.cells_of(near)] == ["a3", "a4", "b4"]
     assert (tuple(save_prior), tuple(near_prior)) == (fast.PRIOR_SAVE, fast.PRIOR_NEAR)
+
+
+def _example_baseline():
+    """examples/bench_hex_playout.py's union-find baseline, loaded from its file."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "bench_hex_playout.py"
+    spec = importlib.util.spec_from_file_location("bench_hex_playout", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BaselinePlayout
+
+
+@pytest.mark.parametrize("cls,size", [(HexPosition, 1), (HexPosition, 4), (HexPosition, 11),
+                                      (YPosition, 1), (YPosition, 5), (YPosition, 13)],
+                         ids=["hex1", "hex4", "hex11", "y1", "y5", "y13"])
+def test_the_benchmarks_union_find_baseline_names_the_reference_winner(cls, size):
+    """The baseline the benchmark compares with is right too: its winner is
+    the reference's on the board its own shuffle deals."""
+    baseline_class = _example_baseline()
+    rng = random.Random(size * 23 + len(cls.game))
+    for _ in range(150):
+        position = random_position(cls, size, rng, rng.randint(0, size * size // 3))
+        if position.won is not None:
+            continue
+        state = rng.getstate()
+        winner = baseline_class(position.geometry).run(position, rng)
+        rng.setstate(state)
+        board = list(position.board)
+        empty = [c for c, v in enumerate(board) if v == EMPTY]
+        rng.shuffle(empty)
+        colour = position.to_move
+        for cell in empty:
+            board[cell] = colour
+            colour = 3 - colour
+        assert winner == reference_winner(position.geometry, board)

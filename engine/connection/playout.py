@@ -17,7 +17,8 @@ bits, then uniformly chosen cells added or dropped until the count is right
 flood decides: from black's stones on black's first goal edge, shifting
 through black's stones until the region stops growing. With two goal edges
 (Hex) black wins when the region reaches the other one; with three (Y) each
-group of that region is flooded on its own until one touches every edge.
+black group on the first edge is flooded on its own until one touches every
+edge.
 
 **The bridge-save reply.** A bridge is two stones of a colour with two empty
 cells (its carriers) that are both neighbours of each: the opponent taking
@@ -167,9 +168,6 @@ def _make_black_wins(geo: Board, flood: Callable[[int, int], int]) -> Callable[[
 
     def every_edge(black: int) -> bool:
         seeds = black & first
-        reached = flood(seeds, black)
-        if not all(reached & edge for edge in others):
-            return False
         while seeds:
             group = flood(seeds & -seeds, black)
             if all(group & edge for edge in others):
