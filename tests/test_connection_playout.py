@@ -170,20 +170,26 @@ def test_answers_against_the_reference(cls, size):
         assert (set(geo.cells_of(saves)), set(geo.cells_of(near))) == (expected_saves, expected_near)
 
 
-def test_random_subset_is_exact_and_uniform_enough():
-    geo = HexPosition(5).geometry
+@pytest.mark.parametrize("size,counts", [(5, (0, 1, 5, 8, 16)), (11, (0, 3, 19, 40, 61, 77, 80))],
+                         ids=["list", "bits"])
+def test_random_subset_has_the_count_and_reaches_every_cell(size, counts):
+    """Exactly ``count`` cells of the mask, none outside it, every cell of it
+    chosen sometimes: on a small mask (a sample of a list) and a large one
+    (from none, from random bits and from all, by the count)."""
+    geo = HexPosition(size).geometry
     k = fast.kit(geo)
-    rng = random.Random(5)
-    mask = geo.all_bits & ~geo.mask_of(range(0, 25, 3))
-    counts = [0] * geo.cell_count
-    for count in (0, 1, 5, 8, 16):
+    rng = random.Random(size)
+    left_out = range(0, geo.cell_count, 3)
+    mask = geo.all_bits & ~geo.mask_of(left_out)
+    for count in counts:
+        seen = [0] * geo.cell_count
         for _ in range(300):
             chosen = fast.random_subset(mask, count, k.cell_bits, k.width, rng)
             assert chosen & ~mask == 0 and chosen.bit_count() == count
             for cell in geo.cells_of(chosen):
-                counts[cell] += 1
-    assert all(counts[c] == 0 for c in range(0, 25, 3))
-    assert all(counts[c] > 0 for c in range(25) if c % 3)
+                seen[cell] += 1
+        assert all(seen[c] == 0 for c in left_out)
+        assert count == 0 or all(seen[c] > 0 for c in range(geo.cell_count) if c % 3)
 
 
 def test_prior_names_the_bridge_save_and_the_cells_near_the_last_move():

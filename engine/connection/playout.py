@@ -65,11 +65,13 @@ def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
     (``count`` at most their number). ``cell_bits`` lists every bit that
     ``mask`` may hold; ``width`` bounds them (all below ``1 << width``).
 
-    Random bits first, then cells drawn uniformly from ``cell_bits`` (misses
-    skipped) are dropped or added until the count is right; the process does
-    not depend on how the cells are numbered, so every subset of the right
-    size is equally likely."""
-    if mask.bit_count() <= SMALL_FILL:
+    Random bits first (or none of the cells when ``count`` is under a
+    quarter of them, or all of them when it is over three quarters), then
+    cells drawn uniformly from ``cell_bits`` (misses skipped) are dropped or
+    added until the count is right; the process does not depend on how the
+    cells are numbered, so every subset of the right size is equally likely."""
+    total = mask.bit_count()
+    if total <= SMALL_FILL:
         cells = []
         rest = mask
         while rest:
@@ -77,8 +79,13 @@ def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
             cells.append(low)
             rest ^= low
         return sum(rng.sample(cells, count))
-    chosen = rng.getrandbits(width) & mask
-    have = chosen.bit_count()
+    if 4 * count < total:
+        chosen, have = 0, 0
+    elif 4 * count > 3 * total:
+        chosen, have = mask, total
+    else:
+        chosen = rng.getrandbits(width) & mask
+        have = chosen.bit_count()
     while have > count:
         for low in rng.choices(cell_bits, k=2 * (have - count) + 2):
             if chosen & low:
