@@ -1,11 +1,13 @@
 """What ``stargtp demo`` and ``stargtp bench`` print: the demo's board with a
 legend of every symbol drawn and how the game ended; bench's counts in words."""
 
+import json
 import random
 import re
 
 import pytest
 
+from stargtp.engine.games import find_game, games
 from stargtp.engine.star import Position
 from stargtp.engine.star.diagram import text_picture
 from stargtp.protocol.cli import main
@@ -60,3 +62,14 @@ def test_bench_counts_one_run_in_the_singular(capsys):
     code, out, err = run_cli(["bench", "--size", "2", "--seconds", "0.05", "--runs", "1"], capsys)
     assert code == 0, err
     assert ", 1 run of 0.05 s, " in out.split("\n")[0] and "1 runs" not in out
+
+
+@pytest.mark.parametrize("game", games())
+def test_bench_measures_every_game(game, capsys):
+    """``stargtp bench --game G`` runs through the descriptor for every
+    registered game and reports playouts and tree iterations."""
+    code, out, err = run_cli(["bench", "--game", game, "--seconds", "0.05", "--runs", "1", "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["game"], report["size"]) == (game, find_game(game).default_size)
+    assert report["playouts_per_s"] > 0 and report["iterations_per_s"] > 0

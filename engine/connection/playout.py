@@ -1,76 +1,335 @@
-"""The random playout of a connection game (Hex, Y) and the tree search's
-hooks (:class:`stargtp.engine.game.TreeHooks`) built on it.
+"""The fast random playout of a connection game (Hex, Y), its bridge-save
+reply, the priors for new tree nodes, and the tree search's hooks
+(:class:`stargtp.engine.game.TreeHooks`) built on them.
 
-The playout fills every empty cell at random, the side to move first and
-then alternately (the order of a random game played to a full board), and
-then one flood decides: on a full Hex board exactly one side joins its
-edges, and on a full Y board exactly one side has a group touching all three
-edges. The AMAF owner masks are the cells each colour holds on the full
-board, one bit per cell (:attr:`Board.bit_of`).
+Everything works on whole-board bit masks (Python ints) in the geometry's
+bit layout (:attr:`Board.bit_of`): one bit per cell, rows ``stride`` bits
+apart with a spare column, so the six neighbour shifts never wrap a row onto
+the next one (a shifted bit that leaves the board lands in the spare column
+or outside the rows, and every mask is cut back to real cells).
 
-This module is the search's: the rules (position, geometry) do not use it.
+**The fill.** The empty cells are shared at random, the side to move taking
+the larger half (the cells of a random game played to a full board): random
+bits, then uniformly chosen cells added or dropped until the count is right
+(:func:`random_subset`).
+
+**The winner.** On a full board exactly one side has a winning group, so one
+flood decides: from black's stones on black's first goal edge, shifting
+through black's stones until the region stops growing. With two goal edges
+(Hex) black wins when the region reaches the other one; with three (Y) each
+black group on the first edge is flooded on its own until one touches every
+edge.
+
+**The bridge-save reply.** A bridge is two stones of a colour with two empty
+cells (its carriers) that are both neighbours of each: the opponent taking
+one is answered by the other. The playout plays that reply (as *Star's
+``playout_bridges`` does): where the fill gave both carriers of a bridge
+between stones placed before the playout to the opponent, the owner gets one
+of them back, and in exchange the opponent gets another cell of the owner's
+fill, at random, so that each side keeps its share.
+
+**The priors** (:data:`PRIOR_SAVE`, :data:`PRIOR_NEAR`): the cell that
+completes a bridge the opponent's last move intruded into, and the cells next
+to that move, get virtual AMAF wins in a new tree node.
+
+The AMAF owner masks are the cells each colour holds on the full board.
+tests/test_connection_playout.py checks the winner and the bridge code against
+slow references over neighbour lists. This module is the search's: the rules
+(position, geometry) do not use it.
 """
 
 from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Callable
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.connection.geometry import Board
 from stargtp.engine.game import TreeHooks
 
+SMALL_FILL = 24
+"""At or below this many empty cells the fill samples a list of them
+instead of drawing random bits (fewer wasted draws)."""
+
+PRIOR_SAVE = (40, 72)
+"""Virtual AMAF (playouts, half-point wins) of the cell that completes a
+bridge of the side to move that the opponent's last move intruded into: 90%."""
+PRIOR_NEAR = (10, 12)
+"""... of a cell next to the opponent's last move: 60%."""
+
+
+def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
+                  rng: random.Random) -> int:
+    """A uniformly random subset of ``count`` of the set bits of ``mask``
+    (``count`` at most their number). ``cell_bits`` lists every bit that
+    ``mask`` may hold; ``width`` bounds them (all below ``1 << width``).
+
+    Random bits first (or none of the cells when ``count`` is under a
+    quarter of them, or all of them when it is over three quarters), then
+    cells drawn uniformly from ``cell_bits`` (misses skipped) are dropped or
+    added until the count is right; the process does not depend on how the
+    cells are numbered, so every subset of the right size is equally likely."""
+    total = mask.bit_count()
+    if total <= SMALL_FILL:
+        cells = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            cells.append(low)
+            rest ^= low
+        return sum(rng.sample(cells, count))
+    if 4 * count < total:
+        chosen, have = 0, 0
+    elif 4 * count > 3 * total:
+        chosen, have = mask, total
+    else:
+        chosen = rng.getrandbits(width) & mask
+        have = chosen.bit_count()
+    while have > count:
+        for low in rng.choices(cell_bits, k=2 * (have - count) + 2):
+            if chosen & low:
+                chosen ^= low
+                have -= 1
+                if have == count:
+                    break
+    while have < count:
+        for low in rng.choices(cell_bits, k=2 * (count - have) + 2):
+            if mask & low and not chosen & low:
+                chosen |= low
+                have += 1
+                if have == count:
+                    break
+    return chosen
+
+
+def _at(mask: int, shift: int) -> int:
+    """The bits ``p`` with bit ``p + shift`` set in ``mask``."""
+    return mask >> shift if shift > 0 else mask << -shift
+
+
+class Kit:
+    """What the fast code needs of one board, computed once (:func:`kit`)."""
+
+    __slots__ = ("geometry", "all_bits", "width", "cell_bits", "flood", "black_wins", "bridges")
+
+    def __init__(self, geo: Board) -> None:
+        self.geometry = geo
+        self.all_bits = geo.all_bits
+        self.width = geo.bits
+        self.cell_bits = geo.bit_of[:geo.cell_count]
+        self.flood = _make_flood(geo)
+        self.black_wins = _make_black_wins(geo, self.flood)
+        self.bridges = bridge_shifts(geo)
+        """``(to_stone, carrier1, carrier2)`` bit shifts of three bridge
+        directions; the other three are the same bridges seen from the other
+        stone."""
+
+
+@lru_cache(maxsize=None)
+def kit(geo: Board) -> Kit:
+    """The :class:`Kit` of a board."""
+    return Kit(geo)
+
+
+def _make_flood(geo: Board) -> Callable[[int, int], int]:
+    """``flood(seed, within)``: the cells of ``within`` connected to ``seed``
+    (a subset of ``within``) through cells of ``within``. The six shifts are
+    ``+-1`` (the row), ``+-stride`` and ``+-(stride + d)`` (the rows below and
+    above), ``d`` being -1 or +1 by the board's shape, so the two shifts to a
+    row are one shift of a two-cell pair."""
+    stride = geo.stride
+    shifts = set(geo.shifts)
+    d = 1 if stride + 1 in shifts else -1
+    if shifts != {1, -1, stride, -stride, stride + d, -(stride + d)}:
+        raise ValueError(f"unexpected neighbour shifts {sorted(shifts)}")
+    if d == -1:
+        def flood(region: int, within: int) -> int:
+            while True:
+                grown = (region | region << 1 | region >> 1 | (region | region << 1) >> stride
+                         | (region | region >> 1) << stride) & within
+                if grown == region:
+                    return region
+                region = grown
+    else:
+        def flood(region: int, within: int) -> int:
+            while True:
+                grown = (region | region << 1 | region >> 1 | (region | region >> 1) >> stride
+                         | (region | region << 1) << stride) & within
+                if grown == region:
+                    return region
+                region = grown
+    return flood
+
+
+def _make_black_wins(geo: Board, flood: Callable[[int, int], int]) -> Callable[[int], bool]:
+    """``black_wins(black)``: whether black's cells on a full board hold a
+    group joining black's goal edges (else white has won)."""
+    first, *others = (geo.edge_bits[edge] for edge in geo.goals[BLACK])
+    if len(others) == 1:
+        (target,) = others
+
+        def two_edges(black: int) -> bool:
+            return bool(flood(black & first, black) & target)
+        return two_edges
+
+    def every_edge(black: int) -> bool:
+        seeds = black & first
+        while seeds:
+            group = flood(seeds & -seeds, black)
+            if all(group & edge for edge in others):
+                return True
+            seeds &= ~group
+        return False
+    return every_edge
+
 
 def full_board_winner(black: int, white: int, geo: Board) -> int:
     """The winner of a full board (``black | white`` is every cell): black
     when a black group joins black's goal edges, else white."""
-    goals = geo.goals[BLACK]
-    start = geo.edge_bits[goals[0]] & black
-    while start:
-        low = start & -start
-        group = geo.flood(low, black)
-        if all(group & geo.edge_bits[edge] for edge in goals[1:]):
-            return BLACK
-        start &= ~group
-    return WHITE
+    return BLACK if kit(geo).black_wins(black) else WHITE
 
 
-def random_fill(position, rng: random.Random) -> tuple[int, int, int]:
-    """Fill ``position``'s empty cells at random, alternately from the side
-    to move: ``(winner, black_mask, white_mask)`` of the full board, or the
-    current winner and masks when the game is already over."""
-    geo = position.geometry
+def bridge_shifts(geo: Board) -> tuple[tuple[int, int, int], ...]:
+    """The bridge directions of the board's bit layout as ``(to_stone,
+    carrier1, carrier2)`` shifts: two neighbour shifts ``a``, ``b`` whose
+    difference is a neighbour shift (the two carriers touch) make a bridge
+    ``a + b``; one of each opposite pair (``to_stone > 0``) is kept. A bridge
+    that would wrap a row has a carrier in the spare column, which is never
+    an empty cell, so it is never seen."""
+    shifts = geo.shifts
+    found = set()
+    for a in shifts:
+        for b in shifts:
+            if a < b and b - a in shifts and a + b > 0:
+                found.add((a + b, a, b))
+    return tuple(sorted(found))
+
+
+def _broken_bridges(stones: int, empty: int, taken: int, shifts, choice: int) -> tuple[int, int]:
+    """For ``stones`` of one colour and the ``empty`` cells before a fill in
+    which the opponent took ``taken``: the carrier cells that save each bridge
+    whose two carriers both went to the opponent (one of the two per bridge,
+    picked by the random bits ``choice``), and every carrier cell of the
+    colour's bridges."""
+    saves = carriers = 0
+    for to_stone, c1, c2 in shifts:
+        anchors = stones & _at(stones, to_stone) & _at(empty, c1) & _at(empty, c2)
+        if anchors:
+            carriers |= _at(anchors, -c1) | _at(anchors, -c2)
+            broken = anchors & _at(taken, c1) & _at(taken, c2)
+            if broken:
+                saves |= _at(broken & choice, -c1) | _at(broken & ~choice, -c2)
+    return saves & empty, carriers & empty
+
+
+def save_bridges(black: int, white: int, empty: int, black_fill: int, k: Kit,
+                 rng: random.Random) -> int:
+    """The black part of a fill of ``empty`` after each side has answered the
+    opponent's intrusions into its bridges (see the module docstring): black's
+    bridges are mended first, then white's. A cell given away in exchange is
+    taken from the owner's fill outside its bridges' carriers when there are
+    enough such cells, else anywhere in its fill."""
+    shifts = k.bridges
+    cell_bits = k.cell_bits
+    for own_stones, side in ((black, BLACK), (white, WHITE)):
+        own_fill = black_fill if side == BLACK else empty ^ black_fill
+        saves, carriers = _broken_bridges(own_stones, empty, empty & ~own_fill, shifts,
+                                          rng.getrandbits(k.width))
+        if not saves:
+            continue
+        count = saves.bit_count()
+        pool = own_fill & ~carriers
+        if pool.bit_count() < count:
+            pool = own_fill
+            if pool.bit_count() < count:
+                continue
+        given = random_subset(pool, count, cell_bits, k.width, rng)
+        own_fill = (own_fill | saves) & ~given
+        black_fill = own_fill if side == BLACK else empty ^ own_fill
+    return black_fill
+
+
+def _fill(position, rng: random.Random, k: Kit, bridges: bool) -> tuple[int, int, int]:
     black, white = position.black_bits, position.white_bits
     if position.won is not None:
         return position.won, black, white
-    bit_of = geo.bit_of
-    empty = [bit_of[c] for c, v in enumerate(position.board) if v == 0]
-    rng.shuffle(empty)
-    mine = sum(empty[0::2])
-    theirs = sum(empty[1::2])
-    if position.to_move == BLACK:
-        black |= mine
-        white |= theirs
-    else:
-        white |= mine
-        black |= theirs
-    return full_board_winner(black, white, geo), black, white
+    empty = k.all_bits & ~(black | white)
+    mine = random_subset(empty, (empty.bit_count() + 1) // 2, k.cell_bits, k.width, rng)
+    black_fill = mine if position.to_move == BLACK else empty ^ mine
+    if bridges:
+        black_fill = save_bridges(black, white, empty, black_fill, k, rng)
+    black |= black_fill
+    white |= empty ^ black_fill
+    return (BLACK if k.black_wins(black) else WHITE), black, white
+
+
+def random_fill(position, rng: random.Random) -> tuple[int, int, int]:
+    """Fill ``position``'s empty cells at random, the side to move taking the
+    larger half: ``(winner, black_mask, white_mask)`` of the full board, or
+    the current winner and masks when the game is already over."""
+    return _fill(position, rng, kit(position.geometry), False)
+
+
+def bridge_playout(position, rng: random.Random) -> tuple[int, int, int]:
+    """:func:`random_fill` with the bridge-save reply (:func:`save_bridges`)
+    for the bridges of the stones already placed: the tree search's playout."""
+    return _fill(position, rng, kit(position.geometry), True)
 
 
 def playout_winner(position, rng: random.Random, komi: float) -> int:
-    """The winner of one random playout (komi means nothing here)."""
+    """The winner of one random playout, without the bridge reply (komi means
+    nothing here)."""
     return random_fill(position, rng)[0]
+
+
+def _neighbours(mask: int, k: Kit) -> int:
+    """The cells next to the cells of ``mask``."""
+    grown = 0
+    for shift in k.geometry.shifts:
+        grown |= _at(mask, -shift)
+    return grown & k.all_bits
+
+
+def answers(black: int, white: int, to_move: int, last: int, k: Kit) -> tuple[int, int]:
+    """For the side to move, after the opponent's stone on bit ``last``: the
+    cells that complete a bridge of its own into whose carriers that stone
+    intruded (the other carrier still empty), and the other empty cells next
+    to that stone."""
+    own = black if to_move == BLACK else white
+    empty = k.all_bits & ~(black | white)
+    before = empty | last
+    saves = 0
+    for to_stone, c1, c2 in k.bridges:
+        anchors = own & _at(own, to_stone) & _at(before, c1) & _at(before, c2)
+        if anchors:
+            saves |= _at(anchors & _at(last, c1), -c2) | _at(anchors & _at(last, c2), -c1)
+    saves &= empty
+    return saves, _neighbours(last, k) & empty & ~saves
 
 
 @lru_cache(maxsize=None)
 def _hooks_for(geo: Board) -> TreeHooks:
+    k = kit(geo)
     bit_index = tuple(bit.bit_length() - 1 for bit in geo.bit_of)
+    bit_of = geo.bit_of
+    swap_move = geo.swap_move
 
     def playout(position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
-        return random_fill(position, rng)
+        return _fill(position, rng, k, True)
+
+    def prior(position) -> tuple[tuple[int, int, int], ...]:
+        if not position.history:
+            return ()
+        last = position.history[-1][1]
+        if last == swap_move:
+            return ()
+        saves, near = answers(position.black_bits, position.white_bits, position.to_move,
+                              bit_of[last], k)
+        return ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR))
 
     return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
-                     tuple((cell.index, bit_index[cell.index]) for cell in geo.cells))
+                     tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior)
 
 
 def black_cells(black: int, white: int) -> int:
@@ -80,6 +339,7 @@ def black_cells(black: int, white: int) -> int:
 
 
 def tree_hooks(position) -> TreeHooks:
-    """The hooks for ``position``'s board: AMAF masks are the cells' bits;
-    ownership is reported for every cell, in board order."""
+    """The hooks for ``position``'s board: the bridge playout, the priors,
+    AMAF masks that are the cells' bits, and ownership reported for every
+    cell, in board order."""
     return _hooks_for(position.geometry)
