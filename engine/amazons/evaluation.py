@@ -136,10 +136,11 @@ def _territory(mine: list[int], theirs: list[int]) -> float:
     return nearer - farther + TIE_BONUS * ties
 
 
-def queen_territory(position: Position) -> dict[int, int]:
-    """Expected territory: per colour, the empty squares its amazons reach in
-    fewer queen moves than the opponent's (the "Voronoi" territory of the
-    queen-distance term ``t1``; ties and unreachable squares count for nobody)."""
+def queen_territory_masks(position: Position) -> dict[int, int]:
+    """Expected territory, as square masks: per colour, the empty squares its
+    amazons reach in fewer queen moves than the opponent's (the "Voronoi"
+    territory of the queen-distance term ``t1``; ties and unreachable
+    squares count for nobody)."""
     geo = position.geometry
     empty = geo.full_mask & ~position.occupied
     layers = {colour: queen_distance_layers(geo.mask_of(position.amazons(colour)), empty, geo)
@@ -153,8 +154,14 @@ def queen_territory(position: Position) -> dict[int, int]:
             if k < len(theirs):
                 reached_by_them |= theirs[k]
             nearer |= layer & ~reached_by_them
-        result[colour] = nearer.bit_count()
+        result[colour] = nearer
     return result
+
+
+def queen_territory(position: Position) -> dict[int, int]:
+    """Expected territory: per colour, how many squares
+    :func:`queen_territory_masks` gives it."""
+    return {colour: mask.bit_count() for colour, mask in queen_territory_masks(position).items()}
 
 
 _HALVES = tuple(0.5 ** k for k in range(1, 130))

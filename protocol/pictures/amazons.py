@@ -199,32 +199,20 @@ def contents_json(position) -> dict:
 def territory_json(position) -> dict[str, list[str]]:
     """The expected territory, square by square: the empty squares each
     colour's amazons reach in fewer queen moves than the other's (ties and
-    squares nobody reaches count for nobody). Its counts are the analysis's
-    ``territory`` field (:func:`stargtp.engine.amazons.evaluation.queen_territory`,
-    which counts the same masks); once the regions are separated they are
-    the score's territories.
+    squares nobody reaches count for nobody): the masks of
+    :func:`stargtp.engine.amazons.evaluation.queen_territory_masks`, whose
+    counts are the analysis's ``territory`` field; once the regions are
+    separated they are the score's territories.
 
     >>> from stargtp.engine.amazons import Position
     >>> {colour: len(squares) for colour, squares in territory_json(Position(6)).items()}
     {'black': 4, 'white': 4}
     """
-    from stargtp.engine.amazons.evaluation import queen_distance_layers
+    from stargtp.engine.amazons.evaluation import queen_territory_masks
 
-    geo = position.geometry
-    empty = geo.full_mask & ~position.occupied
-    layers = {colour: queen_distance_layers(geo.mask_of(position.amazons(colour)), empty, geo)
-              for colour in (BLACK, WHITE)}
-    found: dict[str, list[str]] = {}
-    for colour in (BLACK, WHITE):
-        mine, theirs = layers[colour], layers[3 - colour]
-        reached_by_them = 0
-        nearer = 0
-        for k, layer in enumerate(mine):
-            if k < len(theirs):
-                reached_by_them |= theirs[k]
-            nearer |= layer & ~reached_by_them
-        found[colour_name(colour)] = [geo.names[s] for s in range(geo.square_count) if nearer >> s & 1]
-    return found
+    names = position.geometry.names
+    return {colour_name(colour): [names[s] for s in range(len(names)) if mask >> s & 1]
+            for colour, mask in queen_territory_masks(position).items()}
 
 
 DRAWING = Drawing(draw, status, frozenset(("labels", "last_move", "marks", "caption", "title", "unit")),
