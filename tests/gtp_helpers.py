@@ -9,6 +9,7 @@ import asyncio
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -146,6 +147,17 @@ def split_responses(output: bytes) -> list[bytes]:
         responses.append(match.group(0))
         position = match.end()
     return responses
+
+
+def terminate(process: subprocess.Popen) -> None:
+    """Ask a server process to stop (SIGTERM) and collect it; kill it if it
+    has not stopped within the hang limit."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.communicate(timeout=HANG_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
 
 
 def process_gone(pid: int) -> bool:

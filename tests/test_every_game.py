@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -31,7 +30,7 @@ import pytest
 
 from stargtp.engine.colour import colour_name, opponent
 from stargtp.engine.games import BUILT_IN
-from tests.gtp_helpers import HANG_SECONDS, REPO, serve_command, split_responses, subprocess_env
+from tests.gtp_helpers import HANG_SECONDS, REPO, serve_command, split_responses, subprocess_env, terminate
 
 GAMES = [game.name for game in BUILT_IN]
 SERVER = ["--seed", "5", "--workers", "1", "--playouts", "60"]
@@ -80,15 +79,6 @@ def started(argv: list[str], pattern: str) -> tuple[subprocess.Popen[bytes], str
     return process, found.group(1)
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.communicate(timeout=HANG_SECONDS)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-
-
 def over_tcp(name: str) -> bytes:
     process, port = started(serve_command("--tcp", "127.0.0.1:0", *SERVER), r"listening on 127\.0\.0\.1:(\d+)")
     try:
@@ -102,7 +92,7 @@ def over_tcp(name: str) -> bytes:
                 data += chunk
         return data
     finally:
-        stop(process)
+        terminate(process)
 
 
 def over_http(name: str) -> bytes:
@@ -117,7 +107,7 @@ def over_http(name: str) -> bytes:
         token = json.loads(post("/session", ""))["session"]
         return post(f"/gtp?session={token}", script(name))
     finally:
-        stop(process)
+        terminate(process)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -22,7 +22,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tomllib
@@ -33,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gtp_helpers import HANG_SECONDS
+from tests.gtp_helpers import HANG_SECONDS, terminate
 
 REPO = Path(__file__).resolve().parent.parent
 STARGTP = str(Path(sys.executable).parent / "stargtp")
@@ -207,12 +206,7 @@ def gui(folder: Path) -> str:
         token = json.loads(post("/session", ""))["session"]
         return successes(post(f"/gtp?session={token}", "boardsize 4\nplay b *40\ngenmove w\n").decode())
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=HANG_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
+        terminate(process)
 
 
 def bench(folder: Path) -> str:
