@@ -236,3 +236,66 @@ def test_the_benchmarks_union_find_baseline_names_the_reference_winner(cls, size
             board[cell] = colour
             colour = 3 - colour
         assert winner == reference_winner(position.geometry, board)
+
+
+def reference_opening_cells(geo, colour: int) -> tuple[set[int], set[int]]:
+    """The central and border cells by breadth-first distances over the
+    neighbour lists: the largest distance to one of ``colour``'s goal edges at
+    most one more than its smallest value on the board; any edge at all."""
+    reach = [0] * geo.cell_count
+    for edge in geo.goals[colour]:
+        distance = {c.index: 0 for c in geo.cells if edge in c.edges}
+        frontier = list(distance)
+        while frontier:
+            following = []
+            for cell in frontier:
+                for n in geo.cells[cell].neighbours:
+                    if n not in distance:
+                        distance[n] = distance[cell] + 1
+                        following.append(n)
+            frontier = following
+        reach = [max(r, distance[c]) for c, r in enumerate(reach)]
+    best = min(reach)
+    return ({c for c, r in enumerate(reach) if r <= best + 1},
+            {c.index for c in geo.cells if c.edges})
+
+
+@pytest.mark.parametrize("cls,size", BOARDS, ids=IDS)
+def test_opening_cells_against_the_reference(cls, size):
+    geo = cls(size).geometry
+    for colour in (BLACK, WHITE):
+        central, border = fast.opening_cells(geo, colour)
+        assert (set(geo.cells_of(central)), set(geo.cells_of(border))) == \
+            reference_opening_cells(geo, colour)
+
+
+def test_opening_cells_of_side_13_y_and_11x11_hex():
+    """Y's centre is e9 (four steps from each edge) and the cells one step
+    further; Hex's is the middle three rows for black, columns for white."""
+    y = YPosition(13).geometry
+    central, border = fast.opening_cells(y, WHITE)
+    assert [y.cells[c].label for c in y.cells_of(central)] == \
+        ["c8", "d8", "e8", "f8", "d9", "e9", "f9", "e10", "f10", "f11"]
+    assert border.bit_count() == 36
+    hex11 = HexPosition(11).geometry
+    assert {hex11.cells[c].row for c in hex11.cells_of(fast.opening_cells(hex11, BLACK)[0])} == {4, 5, 6}
+    assert {hex11.cells[c].column for c in hex11.cells_of(fast.opening_cells(hex11, WHITE)[0])} == {4, 5, 6}
+
+
+def test_opening_prior_until_an_eighth_of_the_board_is_taken():
+    """On side-13 Y (91 cells) the central and border priors are given to
+    the empty cells while at most 11 stones are down, then no longer."""
+    position = YPosition(13)
+    geo = position.geometry
+    hooks = position.rules.tree_hooks(position)
+    central, border = fast.opening_cells(geo, BLACK)
+    assert hooks.prior(position) == ((central, *fast.PRIOR_CENTRE), (border, *fast.PRIOR_BORDER))
+    for label in ("e9", "a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"):
+        position.play(position.parse_move(label))
+    empty = geo.all_bits & ~(position.black_bits | position.white_bits)
+    central, border = fast.opening_cells(geo, position.to_move)
+    assert hooks.prior(position)[:2] == ((central & empty, *fast.PRIOR_CENTRE),
+                                         (border & empty, *fast.PRIOR_BORDER))
+    assert len(hooks.prior(position)) == 4
+    position.play(position.parse_move("k11"))
+    assert len(hooks.prior(position)) == 2  # the bridge and near priors only
