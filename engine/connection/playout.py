@@ -30,10 +30,7 @@ fill, at random, so that each side keeps its share.
 
 **The priors** (:data:`PRIOR_SAVE`, :data:`PRIOR_NEAR`): the cell that
 completes a bridge the opponent's last move intruded into, and the cells next
-to that move, get virtual AMAF wins in a new tree node; in the opening
-(:data:`PRIOR_CENTRE`, :data:`PRIOR_BORDER`) so do the central cells of the
-side to move (by distance to its goal edges, :func:`opening_cells`), and the
-border cells get virtual losses.
+to that move, get virtual AMAF wins in a new tree node.
 
 The AMAF owner masks are the cells each colour holds on the full board.
 tests/test_connection_playout.py checks the winner and the bridge code against
@@ -60,14 +57,6 @@ PRIOR_SAVE = (40, 72)
 bridge of the side to move that the opponent's last move intruded into: 90%."""
 PRIOR_NEAR = (10, 12)
 """... of a cell next to the opponent's last move: 60%."""
-PRIOR_CENTRE = (10, 14)
-"""... in the opening (:data:`OPENING_SHARE`), of a central cell of the side
-to move (:func:`opening_cells`): 70%."""
-PRIOR_BORDER = (10, 6)
-"""... in the opening, of a cell on the board's border: 30%."""
-OPENING_SHARE = 8
-"""The opening priors apply while at most ``cell_count // OPENING_SHARE``
-stones are on the board."""
 
 
 def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
@@ -319,57 +308,25 @@ def answers(black: int, white: int, to_move: int, last: int, k: Kit) -> tuple[in
     return saves, _neighbours(last, k) & empty & ~saves
 
 
-def opening_cells(geo: Board, colour: int) -> tuple[int, int]:
-    """The masks ``(central, border)`` for ``colour``: the central cells are
-    those whose largest distance (in steps between neighbours) to one of the
-    colour's goal edges is at most one more than the smallest such largest
-    distance on the board; the border cells touch an edge of the board."""
-    goals = [geo.edge_bits[edge] for edge in geo.goals[colour]]
-    balls = list(goals)  # cells within distance ``radius`` of each goal edge
-    radius = 0
-    while True:
-        common = geo.all_bits
-        for ball in balls:
-            common &= ball
-        if common:
-            break
-        balls = [geo.spread(ball) for ball in balls]
-        radius += 1
-    central = geo.all_bits
-    for ball in balls:
-        central &= geo.spread(ball)
-    border = 0
-    for bits in geo.edge_bits.values():
-        border |= bits
-    return central, border
-
-
 @lru_cache(maxsize=None)
 def _hooks_for(geo: Board) -> TreeHooks:
     k = kit(geo)
     bit_index = tuple(bit.bit_length() - 1 for bit in geo.bit_of)
     bit_of = geo.bit_of
     swap_move = geo.swap_move
-    opening = {colour: opening_cells(geo, colour) for colour in (BLACK, WHITE)}
-    opening_stones = geo.cell_count // OPENING_SHARE
 
     def playout(position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
         return _fill(position, rng, k, True)
 
     def prior(position) -> tuple[tuple[int, int, int], ...]:
-        black, white = position.black_bits, position.white_bits
-        found = ()
-        if (black | white).bit_count() <= opening_stones:
-            central, border = opening[position.to_move]
-            empty = k.all_bits & ~(black | white)
-            found = ((central & empty, *PRIOR_CENTRE), (border & empty, *PRIOR_BORDER))
         if not position.history:
-            return found
+            return ()
         last = position.history[-1][1]
         if last == swap_move:
-            return found
-        saves, near = answers(black, white, position.to_move, bit_of[last], k)
-        return found + ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR))
+            return ()
+        saves, near = answers(position.black_bits, position.white_bits, position.to_move,
+                              bit_of[last], k)
+        return ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR))
 
     return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
                      tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior)
