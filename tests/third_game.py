@@ -47,7 +47,7 @@ from typing import Any
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, colour_name, opponent
 from stargtp.engine.errors import BadSize, CannotUndo, GameError, IllegalMove
-from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks
+from stargtp.engine.game import Game, moves_left_from_cells, perft_by_play, plain_tree_hooks
 
 NAME = "tictactoe"
 SIZES = (3, 4)
@@ -205,19 +205,7 @@ class Position:
         return other
 
     def perft(self, depth: int) -> int:
-        if depth < 0:
-            raise ValueError("perft depth must be >= 0")
-        if depth == 0:
-            return 1
-        moves = self.legal_moves()
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            self.play(move)
-            total += self.perft(depth - 1)
-            self.undo()
-        return total
+        return perft_by_play(self, depth)
 
     def render_text(self) -> str:
         """Top rank first: ``X`` black, ``O`` white, ``.`` empty; then the side

@@ -33,6 +33,7 @@ from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
 from stargtp.engine.connection.geometry import Board
 from stargtp.engine.connection.diagram import text_picture
 from stargtp.engine.errors import CannotUndo, IllegalMove
+from stargtp.engine.game import perft_by_play
 
 
 class ConnectionPosition:
@@ -273,19 +274,7 @@ class ConnectionPosition:
         """The number of sequences of ``depth`` legal moves from here (a game
         won sooner ends its sequences there: they are not counted), enumerated
         with play/undo."""
-        if depth < 0:
-            raise ValueError("perft depth must be >= 0")
-        if depth == 0:
-            return 1
-        moves = self.legal_moves()
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            self.play(move)
-            total += self.perft(depth - 1)
-            self.undo()
-        return total
+        return perft_by_play(self, depth)
 
     def render_text(self) -> str:
         """The board in its true shape (:func:`text_picture`), then who is to move."""
