@@ -11,6 +11,8 @@
 import * as analysis from "./analysis.js";
 import * as board from "./board.js";
 import { Bridge, GtpError, splitWords } from "./bridge.js";
+import * as clock from "./clock.js";
+import * as zoom from "./zoom.js";
 import * as panels from "./panels.js";
 import { S, $, canPlayNow, choices, engineSide, firstParts, joinParts, otherColour, positionKey, title } from "./state.js";
 
@@ -23,9 +25,11 @@ const geometries = new Map();
 // -- drawing -----------------------------------------------------------------------
 
 function render() {
+  if (S.hint && (!S.position || S.hint.key !== positionKey(S.position))) S.hint = null; // play: a hint is of one position
   board.render();
   analysis.show();
   panels.renderPanel();
+  clock.update(); // play: the clock of the side to move runs
 }
 
 /** Run an action with the page marked busy (board locked, data-idle 0); report errors. */
@@ -99,13 +103,13 @@ async function refresh() {
 
 function maybeEngineMove() {
   const p = S.position;
-  if (!p || p.over || S.thinking || S.future.length) return;
+  if (!p || p.over || S.ended || S.thinking || S.future.length) return;
   if (engineSide(p.to_move)) engineMove();
 }
 
 async function engineMove() {
   const p = S.position;
-  if (!p || p.over || S.thinking) return;
+  if (!p || p.over || S.thinking || (S.ended && !S.future.length)) return;
   const colour = p.to_move;
   const epoch = S.epoch;
   S.thinking = true;
@@ -116,6 +120,8 @@ async function engineMove() {
   render();
   let played = null;
   try {
+    // play: the engine's clock, before each of its searches
+    if (clock.limited()) await bridge.gtp([clock.timeLeftLine(colour)]);
     if (S.analysis.wanted) {
       const [answer] = await bridge.stream(`genmove_analyze ${colour} ${ANALYSIS_INTERVAL}`,
         { colour, key: positionKey(p) }, true);
@@ -123,18 +129,92 @@ async function engineMove() {
       const plays = answer.text.split("\n").filter((line) => line.startsWith("play "));
       played = plays.length ? plays[plays.length - 1].slice(5).trim() : null;
     } else {
-      played = (await bridge.one(`genmove ${colour}`)).trim();
+      played = (await bridge.search(`genmove ${colour}`)).trim();
     }
   } catch (error) {
     panels.showMessage(`The engine failed: ${error.message}`);
   }
+  // play: a move that came after the engine's flag fell is taken back
+  const late = S.ended && S.ended.reason === "time" && epoch === S.epoch;
+  if (late && played && played.toLowerCase() !== "resign") await bridge.gtp(["undo"], true);
   S.thinking = false;
   S.future = [];
   S.analysis.report = null;
+  if (played && played.toLowerCase() === "resign" && !late && epoch === S.epoch) {
+    S.ended = { reason: "resign", loser: colour, text: `${title(colour)} (engine) resigned: ${title(otherColour(colour))} wins.` };
+  }
   await busy(refresh);
-  if (played) panels.setStatus(`${title(colour)} (engine) ${played === S.game.pass ? "passed" : `played ${played}`}.`);
+  if (late) return;
+  if (played) {
+    panels.setStatus(`${title(colour)} (engine) ${played === S.game.pass ? "passed" : played.toLowerCase() === "resign"
+      ? "resigned" : `played ${played}`}.`);
+  }
   // A failed search does not try again by itself (Engine move does).
   if (played && epoch === S.epoch) maybeEngineMove();
+}
+
+// -- play: Hint, Resign, the flag ---------------------------------------------------
+
+/** The engine's best move for the side to move, shown on the board and not
+ * played (reg_genmove: a fresh search, the same answer for the same position
+ * under a playout limit). Move now cuts it short, as it does a move. */
+async function hint() {
+  const p = S.position;
+  if (!p || p.over || S.ended || S.thinking || S.busy) return;
+  const colour = p.to_move;
+  const key = positionKey(p);
+  S.thinking = true;
+  $("thinking-text").textContent = `Looking for a hint for ${title(colour)}\u2026`;
+  updateIdle();
+  let move = null;
+  try {
+    move = (await bridge.search(`reg_genmove ${colour}`)).trim();
+  } catch (error) {
+    panels.showMessage(`No hint: ${error.message}`);
+  }
+  S.thinking = false;
+  if (move && S.position && positionKey(S.position) === key) {
+    S.hint = { key, move };
+    const pass = move === S.game.pass;
+    const resign = move.toLowerCase() === "resign";
+    panels.setStatus(`Hint for ${title(colour)}: ${pass ? "pass" : resign ? "resign (the engine sees no way to win)" : move}.`);
+  }
+  updateIdle();
+  render();
+}
+
+/** The person to move gives up: the game is over. */
+function resign() {
+  const p = S.position;
+  if (!p || p.over || S.ended || S.busy || S.thinking || engineSide(p.to_move)) return;
+  const colour = p.to_move;
+  end({ reason: "resign", loser: colour, text: `${title(colour)} resigned: ${title(otherColour(colour))} wins.` });
+  panels.setStatus(`${title(colour)} resigned.`);
+}
+
+/** A clock ran out: that side loses, and a search under way is cut short (its move is taken back). */
+function flagFell(colour) {
+  end({ reason: "time", loser: colour, text: `${title(colour)} ran out of time: ${title(otherColour(colour))} wins.` });
+  panels.setStatus(`${title(colour)} ran out of time.`);
+  if (S.thinking) bridge.interrupt();
+}
+
+function end(ended) {
+  S.ended = ended;
+  S.chosen = [];
+  S.targets = [];
+  S.hint = null;
+  document.body.dataset.ended = ended.reason;
+  render();
+}
+
+/** A new game, or a loaded one: no result, the clocks afresh, the engine told the time control. */
+async function freshClocks() {
+  S.ended = null;
+  S.hint = null;
+  delete document.body.dataset.ended;
+  clock.reset();
+  await bridge.gtp(clock.settingsLines());
 }
 
 // -- a person's moves ------------------------------------------------------------------
@@ -151,7 +231,10 @@ async function playMove(move) {
     panels.clearMessage();
     const next = S.future[0];
     if (next && next[0] === colour && sameMove(next[1], move)) S.future.shift();
-    else S.future = [];
+    else {
+      if (S.future.length) S.ended = null; // play: another line than the one that ended
+      S.future = [];
+    }
     await refresh();
   });
   maybeEngineMove();
@@ -292,13 +375,21 @@ async function newGame(name, size) {
     if (name !== S.game.name) lines.push(`game ${name}`);
     lines.push(`boardsize ${size}`);
     await bridge.gtp(lines);
+    await freshClocks();
     await refresh();
   });
   maybeEngineMove();
 }
 
 async function undo() {
-  if (!S.position || !S.position.moves.length) return;
+  if (S.ended && S.ended.reason === "resign") { // play: Undo takes a resignation back first
+    S.ended = null;
+    delete document.body.dataset.ended;
+    panels.setStatus("The resignation is taken back.");
+    render();
+    return;
+  }
+  if (!S.position || !S.position.moves.length || S.ended) return;
   S.chosen = [];
   await busy(async () => {
     // Take back to the last position where a person was to move (one move
@@ -378,6 +469,7 @@ async function loadRecord(text) {
       return;
     }
     S.future = [];
+    await freshClocks();
     await refresh();
     panels.clearMessage();
     panels.setStatus(`Loaded a record: ${S.position ? S.position.moves.length : 0} moves. ` +
@@ -398,8 +490,22 @@ function engineSideFor(game) {
   return otherColour(game.human);
 }
 
+async function setClock() {
+  clock.readControls();
+  await busy(async () => {
+    await bridge.gtp(clock.settingsLines());
+  });
+  render();
+}
+
 function bindControls() {
   board.listen(onPoint);
+  zoom.listen();
+  clock.whenFlagged(flagFell);
+  $("clock-system").addEventListener("change", setClock);
+  for (const id of ["clock-main", "clock-extra", "clock-periods"]) $(id).addEventListener("change", setClock);
+  $("hint").addEventListener("click", hint);
+  $("resign").addEventListener("click", resign);
   $("new-game").addEventListener("click", () => newGame($("game-select").value, Number($("size-select").value)));
   $("game-select").addEventListener("change", () => {
     const game = S.games.find((g) => g.name === $("game-select").value);
@@ -414,7 +520,11 @@ function bindControls() {
     if (!S.busy) maybeEngineMove();
   });
   $("time-select").addEventListener("change", () => setTime($("time-select").value));
-  $("engine-move").addEventListener("click", () => { S.future = []; engineMove(); });
+  $("engine-move").addEventListener("click", () => {
+    if (S.future.length) S.ended = null; // play: another line than the one that ended
+    S.future = [];
+    engineMove();
+  });
   $("move-now").addEventListener("click", () => bridge.interrupt());
   $("pass").addEventListener("click", () => { if (canPlayNow() && S.game.pass !== null) playMove(S.game.pass); });
   $("undo").addEventListener("click", undo);
@@ -499,6 +609,7 @@ window.stargtpState = () => ({
   analysis: { wanted: S.analysis.wanted, running: S.analysis.running, report: S.analysis.report !== null },
   streams: bridge.streams.map((stream) => ({ colour: stream.colour, position: stream.key })),
   chosen: S.chosen, targets: S.targets, moves: S.position ? S.position.moves.length : null,
+  ended: S.ended, hint: S.hint, clock: clock.state(), zoom: zoom.state(),
 });
 
 start();

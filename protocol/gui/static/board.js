@@ -74,9 +74,21 @@ export function showPicture(text) {
     tops.set(name, node);
   }
   const overlay = el("g", { class: "overlay" }, svg);
+  arrowHeads(overlay);
   layers = {};
-  for (const name of ["territory", "ownership", "chosen", "targets", "analysis", "ghost"]) {
+  for (const name of ["territory", "ownership", "chosen", "targets", "analysis", "hint", "ghost"]) {
     layers[name] = el("g", { class: `${name}-layer` }, overlay);
+  }
+}
+
+/** Arrowheads for the lines of the analysis and of a hint (the picture's own
+ * last move has none): markers styled by the page (head-analysis, head-hint). */
+function arrowHeads(parent) {
+  const defs = el("defs", {}, parent);
+  for (const kind of ["analysis", "hint"]) {
+    const marker = el("marker", { id: `head-${kind}`, class: `head-${kind}`, viewBox: "0 0 10 10", refX: 7, refY: 5,
+      markerWidth: 3.2, markerHeight: 3.2, orient: "auto" }, defs);
+    el("path", { d: "M0,0L10,5L0,10z" }, marker);
   }
 }
 
@@ -134,7 +146,27 @@ export function render() {
     }
     drawChosen();
   }
+  drawHint();
   drawGhost();
+}
+
+/** play: the engine's hint (S.hint, for this position), a ring at its last part and arrows through its parts. */
+function drawHint() {
+  layers.hint.replaceChildren();
+  const root = board();
+  const hint = S.hint;
+  root.dataset.hint = hint ? hint.move : "";
+  if (!hint) return;
+  const at = moveParts(hint.move).map(centre);
+  if (!at.length || at.some((c) => !c)) return; // pass, resign: said in words
+  const u = unit();
+  const group = el("g", { class: "hint", "data-move": hint.move }, layers.hint);
+  for (let i = 1; i < at.length; i++) {
+    el("line", { class: "hint-path", x1: at[i - 1].x, y1: at[i - 1].y, x2: at[i].x, y2: at[i].y,
+      "marker-end": "url(#head-hint)" }, group);
+  }
+  const end = at.at(-1);
+  el("circle", { class: "hint-ring", cx: end.x, cy: end.y, r: 0.5 * u }, group);
 }
 
 function square(parent, kind, name, half) {
@@ -231,8 +263,8 @@ export function drawAnalysis(report, showOwnership) {
     const group = el("g", { class: `best${k === 0 ? " top" : ""}`, "data-move": m.move, "data-order": k,
       "data-visits": m.visits }, layers.analysis);
     for (let i = 1; i < at.length; i++) {
-      el("line", { class: i === 1 ? "path" : "path flight", x1: at[i - 1].x, y1: at[i - 1].y, x2: at[i].x, y2: at[i].y },
-        group);
+      el("line", { class: i === 1 ? "path" : "path flight", x1: at[i - 1].x, y1: at[i - 1].y, x2: at[i].x, y2: at[i].y,
+        "marker-end": "url(#head-analysis)" }, group);
     }
     const end = at.at(-1);
     el("circle", { class: "ring", cx: end.x, cy: end.y, r: 0.45 * u }, group);

@@ -35,6 +35,8 @@ export class Bridge {
     this.gate = null; // resolves once a running stream may be stopped by the next line
     this.streams = []; // streaming commands sent and not yet ended, oldest first
     this.onLine = () => {}; // (stream, line): a line of the oldest stream
+    this.running = null; // the search under way: {done, kicked}
+    this.interruptWanted = false; // Move now came before the search's request went
   }
 
   async open() {
@@ -123,14 +125,57 @@ export class Bridge {
         const index = this.streams.indexOf(stream);
         if (index >= 0) this.streams.splice(index, 1);
       });
-      if (wait) return parseResponses(await request);
+      if (wait) return parseResponses(await this.searching(request));
       this.gate = Promise.race([started, request.catch(() => {})]);
       return { request };
     });
   }
 
-  /** `# interrupt` now, outside the queue: the running genmove answers at once. */
+  /** A search (genmove, reg_genmove): the text of its answer ('?' throws);
+   * interrupt() makes it answer now. */
+  search(line) {
+    return this.enqueue(async () => {
+      await this.waitForGate();
+      const [response] = parseResponses(await this.searching(this.post(`/gtp?session=${this.session}`, `${line}\n`)));
+      if (!response.ok) throw new GtpError(line, response.text);
+      return response.text;
+    });
+  }
+
+  /** Wait for a search's request, which interrupt() aims at. */
+  async searching(request) {
+    const search = { done: false, kicked: false };
+    this.running = search;
+    if (this.interruptWanted) this.kick(search);
+    try {
+      return await request;
+    } finally {
+      search.done = true;
+      if (this.running === search) this.running = null;
+      this.interruptWanted = false;
+    }
+  }
+
+  /** `# interrupt`, outside the queue: the search under way (or the one
+   * about to be sent) answers at once with its best move so far. The line is
+   * sent once the search's request has gone, then every second until the
+   * search answers: over HTTP a later POST may reach the server before the
+   * one carrying the search, and an interrupt that finds nothing running is
+   * only a comment (docs/gui.md, "Move now"). */
   interrupt() {
-    if (this.session) this.post(`/gtp?session=${this.session}`, "# interrupt\n").catch(() => {});
+    if (!this.session) return;
+    this.interruptWanted = true;
+    if (this.running) this.kick(this.running);
+  }
+
+  kick(search) {
+    if (search.kicked) return;
+    search.kicked = true;
+    const send = () => {
+      if (search.done) return;
+      this.post(`/gtp?session=${this.session}`, "# interrupt\n").catch(() => {});
+      setTimeout(send, 1000);
+    };
+    send();
   }
 }

@@ -46,6 +46,8 @@ export function renderPanel() {
     toMove.textContent = "";
   } else if (p.over) {
     toMove.textContent = `Game over: ${p.score ? describeResult(p.score.result) : "no result"}.`;
+  } else if (S.ended) { // play: a resignation or a flag
+    toMove.textContent = `Game over: ${S.ended.text}`;
   } else {
     const who = engineSide(p.to_move) ? "engine" : "you";
     const dot = document.createElement("span");
@@ -53,6 +55,7 @@ export function renderPanel() {
     toMove.append(dot, ` ${title(p.to_move)} to move (${who}), move ${p.moves.length + 1}.`);
   }
   toMove.dataset.toMove = p ? p.to_move : "";
+  toMove.dataset.ended = S.ended ? S.ended.reason : "";
   if (game) {
     $("move-input").placeholder = `e.g. ${game.move_hint}`;
     $("move-help").textContent = `${game.move_hint[0].toUpperCase()}${game.move_hint.slice(1)}; Enter plays it.` +
@@ -232,11 +235,15 @@ export function updateControls() {
   const total = p ? p.moves.length + S.future.length : 0;
   $("thinking").hidden = !S.thinking;
   $("new-game").disabled = !S.session;
-  $("engine-move").disabled = !ready || p.over;
+  $("engine-move").disabled = !ready || p.over || Boolean(S.ended && !S.future.length);
   $("pass").hidden = !game || game.pass === null;
   $("pass").disabled = !(ready && !p.over && game.pass !== null && (S.legal[p.to_move] || []).includes(game.pass)) ||
     !canPlayNow();
-  $("undo").disabled = !ready || p.moves.length === 0;
+  $("undo").disabled = !ready || (p.moves.length === 0 && !S.ended) || Boolean(S.ended && S.ended.reason === "time");
+  // play: Hint for the side to move, Resign for a person to move
+  const live = ready && !p.over && !S.ended;
+  $("hint").disabled = !live;
+  $("resign").disabled = !live || S.future.length > 0 || engineSide(p.to_move);
   $("move-input").disabled = !p || p.over || S.thinking;
   $("move-submit").disabled = !p || p.over || S.thinking || (S.future.length === 0 && engineSide(p.to_move));
   $("nav-first").disabled = !ready || p.moves.length === 0;

@@ -21,6 +21,9 @@ export const S = {
   chosen: [], // the parts of a move being built, and
   targets: [], // the choices for its next part (all_legal COLOUR PARTIAL)
   hover: null, // the point under the mouse
+  // play (clock.js, Hint, Resign): how the game ended outside the rules, and the hint shown
+  ended: null, // {reason: "resign" | "time", loser: colour, text}: the game is over
+  hint: null, // {key: positionKey, move}: the engine's best move, shown, not played
 };
 
 export const $ = (id) => document.getElementById(id);
@@ -41,7 +44,8 @@ export function engineSide(colour) {
 export function canPlayNow() {
   const p = S.position;
   // While reviewing an earlier position, either side may be played by hand.
-  return Boolean(p) && !p.over && S.busy === 0 && !S.thinking && !(S.future.length === 0 && engineSide(p.to_move));
+  return Boolean(p) && !p.over && S.busy === 0 && !S.thinking && !(S.future.length === 0 && engineSide(p.to_move)) &&
+    !(S.ended && S.future.length === 0);
 }
 
 /** What an analysis report describes: the game, the size and every move. */
