@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -280,7 +281,7 @@ def test_analysis_marks_do_not_look_like_the_last_move(page: Page, server: GuiSe
         return {
             best: [...document.querySelectorAll('#board .best line.path')].map(look),
             last: [...document.querySelectorAll('#board svg .move-line')].map(look),
-            head: getComputedStyle(document.querySelector('#head-analysis path')).fill};
+            head: (h => h ? getComputedStyle(h).fill : null)(document.querySelector('#head-analysis path'))};
     })()""")
     assert style["last"] and style["best"]
     last_strokes = {line["stroke"] for line in style["last"]}
@@ -320,16 +321,30 @@ OVERFLOW = """(() => {
 })()"""
 
 
-def test_phone_layout_zoom_and_pan(page: Page, server: GuiServer, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wide_server() -> Iterator[GuiServer]:
+    """A server whose own setting makes the time menu's longest label
+    (``5000 playouts (server)``, which a phone used to cut off)."""
+    gui = GuiServer("--workers", "1", "--playouts", "5000", "--seed", "11")
+    try:
+        yield gui
+    finally:
+        gui.close()
+
+
+def test_phone_layout_zoom_and_pan(page: Page, wide_server: GuiServer, tmp_path: Path) -> None:
     """At 390x844: nothing reaches past the screen's width and no menu is
     cut off; the board fills the width; the status line with the engine's
     last move stays in sight when the page scrolls; on the 10-ring board
     the zoom buttons and a pinch make the cells bigger, a drag pans without
     playing, and a tap on a zoomed cell plays that cell."""
+    server = wide_server
     page.send("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1,
                                                      "mobile": True})
     page.goto(server.url + "/")
     wait_idle(page)
+    assert page.evaluate("document.getElementById('time-select').options[0].textContent") == "5000 playouts (server)"
+    server.one(session_of(page), "stargtp-param playouts 150")  # the engine's reply below, quickly
     new_game(page, "star", 10, "white")
     layout = page.evaluate(OVERFLOW)
     assert layout["wide"] == [] and layout["cut"] == [] and layout["scroll"] == 390, layout
