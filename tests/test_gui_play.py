@@ -206,6 +206,30 @@ def test_hint_resign_undo_and_pass(page: Page, server: GuiServer, tmp_path: Path
     assert page.evaluate("document.getElementById('pass').hidden")
 
 
+def test_an_engine_that_resigns_ends_the_game(page: Page, server: GuiServer) -> None:
+    """An engine that answers ``resign`` (here Hex's engine told to resign
+    below a 99% win rate, after three searches) ends the game: the page says
+    so and does not ask it again (it used to ask again and again)."""
+    new_game(page, "hex", 5, "white")
+    session = session_of(page)
+    server.one(session, "stargtp-param resign 0.99")
+    page.evaluate(RECORD_SENT)
+    rng = random.Random(3)
+    for count in range(1, 10):
+        cell = rng.choice(server.one(session, "all_legal black").split())
+        click_point(page, cell)
+        wait_idle(page, f"document.body.dataset.moves === '{2 * count}' || document.body.dataset.ended === 'resign'")
+        if page.evaluate("document.body.dataset.ended") == "resign":
+            break
+    else:
+        pytest.fail("the engine did not resign")
+    assert text(page, "to-move") == "Game over: White (engine) resigned: Black wins."
+    assert text(page, "status") == "White (engine) resigned."
+    assert page.evaluate("document.getElementById('board').dataset.part") == "none"
+    assert sent(page).count("genmove white") == count
+    assert len(check_agrees(page, server)["moves"]) == 2 * count - 1
+
+
 def test_move_now_interrupts_the_search(page: Page, server: GuiServer) -> None:
     """Move now makes a 600-second search answer at once: also when pressed
     in the same instant as Engine move, before the genmove request has left

@@ -30,6 +30,8 @@ function render() {
   analysis.show();
   panels.renderPanel();
   clock.update(); // play: the clock of the side to move runs
+  if (S.ended) document.body.dataset.ended = S.ended.reason;
+  else delete document.body.dataset.ended;
 }
 
 /** Run an action with the page marked busy (board locked, data-idle 0); report errors. */
@@ -204,7 +206,6 @@ function end(ended) {
   S.chosen = [];
   S.targets = [];
   S.hint = null;
-  document.body.dataset.ended = ended.reason;
   render();
 }
 
@@ -212,7 +213,6 @@ function end(ended) {
 async function freshClocks() {
   S.ended = null;
   S.hint = null;
-  delete document.body.dataset.ended;
   clock.reset();
   await bridge.gtp(clock.settingsLines());
 }
@@ -384,7 +384,6 @@ async function newGame(name, size) {
 async function undo() {
   if (S.ended && S.ended.reason === "resign") { // play: Undo takes a resignation back first
     S.ended = null;
-    delete document.body.dataset.ended;
     panels.setStatus("The resignation is taken back.");
     render();
     return;
