@@ -133,7 +133,7 @@ def test_the_clocks_run_the_engine_is_told_and_a_flag_falls(page: Page, server: 
     assert page.evaluate("document.getElementById('clock-black').dataset.flagged") == "1"
     assert page.evaluate("document.querySelector('#clock-black .time').textContent") == "time"
     assert page.evaluate("document.getElementById('board').dataset.part") == "none"
-    for button in ("undo", "hint", "resign", "engine-move", "pass"):
+    for button in ("undo", "hint", "resign", "engine-move", "pass", "move-input", "move-submit"):
         assert page.evaluate(f"document.getElementById('{button}').disabled"), button
     click_point(page, "*20")  # refused: the game is over
     wait_idle(page)

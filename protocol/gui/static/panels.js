@@ -244,8 +244,9 @@ export function updateControls() {
   const live = ready && !p.over && !S.ended;
   $("hint").disabled = !live;
   $("resign").disabled = !live || S.future.length > 0 || engineSide(p.to_move);
-  $("move-input").disabled = !p || p.over || S.thinking;
-  $("move-submit").disabled = !p || p.over || S.thinking || (S.future.length === 0 && engineSide(p.to_move));
+  const ended = Boolean(S.ended && S.future.length === 0); // play: resigned or flagged
+  $("move-input").disabled = !p || p.over || S.thinking || ended;
+  $("move-submit").disabled = !p || p.over || S.thinking || ended || (S.future.length === 0 && engineSide(p.to_move));
   $("nav-first").disabled = !ready || p.moves.length === 0;
   $("nav-back").disabled = !ready || p.moves.length === 0;
   $("nav-forward").disabled = !ready || p.moves.length >= total;
