@@ -196,6 +196,7 @@ function resign() {
 
 /** A clock ran out: that side loses, and a search under way is cut short (its move is taken back). */
 function flagFell(colour) {
+  if (S.ended) return; // the game ended first (a resignation)
   end({ reason: "time", loser: colour, text: `${title(colour)} ran out of time: ${title(otherColour(colour))} wins.` });
   panels.setStatus(`${title(colour)} ran out of time.`);
   if (S.thinking) bridge.interrupt();

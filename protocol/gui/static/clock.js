@@ -147,8 +147,13 @@ export function update() {
     const colour = runner.colour;
     const moved = playing && p.moves.length === runner.moves + 1 && p.moves.at(-1)[0] === colour;
     const now = live(left[colour], spent);
-    left[colour] = moved && !now.flagged ? charge(left[colour], spent) : { seconds: now.seconds, stones: now.stones };
     runner = null;
+    if (now.flagged) { // the time ran out before the next tick saw it: the flag falls now
+      left[colour] = { seconds: 0, stones: 0, flagged: true };
+      setTimeout(() => onFlag(colour), 0);
+    } else {
+      left[colour] = moved ? charge(left[colour], spent) : { seconds: now.seconds, stones: now.stones };
+    }
   }
   if (playing && !runner && !left[p.to_move].flagged) {
     runner = { colour: p.to_move, moves: p.moves.length, since: performance.now() };
