@@ -311,3 +311,37 @@ def test_a_long_line_needs_no_recursion():
     assert len(moves) == 549 and tree.count('"children":[') == 550
     answers, _ = talk(f"stargtp-sgf-write {tree}")
     assert answers[0][2:-2] == "(;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[10]\n" + "\n".join(moves) + "\n)"
+
+
+def test_a_game_without_setup_or_trees():
+    """A registered game whose descriptor has no set-up and no records: the
+    dispatcher refuses stargtp-setup, and its games entry says so."""
+    from tests import third_game
+
+    third_game.register()
+    try:
+        data = ("stargtp-games\nstargtp-setup b black a1\nlist_commands\n"
+                'stargtp-sgf-write {"game":"tictactoe"}\n').encode()
+        output, _ = asyncio.run(converse(data, SessionConfig(game=third_game.NAME, player="random", seed=1)))
+    finally:
+        third_game.unregister()
+    answers = [r.decode() for r in split_responses(output)]
+    assert json.loads(answers[0][2:])["games"][4]["setup"] == []
+    assert answers[1] == "? stargtp-setup is only available for star, amazons, hex, y\n\n"
+    assert "stargtp-setup" not in answers[2].split() and "stargtp-sgf-tree" in answers[2].split()
+    assert answers[3] == "? bad tree: game is 'tictactoe', not one with records (star, amazons, hex, y)\n\n"
+
+
+@pytest.mark.parametrize("game", list(SETUPS))
+def test_search_workers_rebuild_the_setup(game):
+    """A worker process rebuilds the session's position from its set-up
+    (the descriptor's from_setup) before it searches."""
+    size, args, _ = SETUPS[game]
+    data = (f"game {game}\nboardsize {size}\nstargtp-setup {args}\ngenmove {args.split()[0]}\n").encode()
+    output, session = asyncio.run(converse(data, SessionConfig(player="uct", seed=2, workers=1, playouts=20)))
+    answers = [r.decode() for r in split_responses(output)]
+    assert answers[:3] == ["=\n\n"] * 3 and answers[3].startswith("= ")
+    position = session.state.position
+    assert position.setup() is not None and len(position.history) == 1
+    start = position.rules.from_setup(*position.setup())
+    assert start.is_legal(position.history[0][1], position.history[0][0])
