@@ -18,9 +18,10 @@ export function recordLine(text) {
   return text.replace(/[\r\n\t]+/g, " ").replace(/#/g, "\uff03").trim();
 }
 
-/** JSON on one line for stargtp-sgf-write: a `#` (only ever inside a string) as its escape. */
+/** JSON on one line for stargtp-sgf-write. GTP reads `#` as a comment and
+ * runs of spaces as one: both (only ever inside strings) as their escapes. */
 export function jsonLine(value) {
-  return JSON.stringify(value).replace(/#/g, "\\u0023");
+  return JSON.stringify(value).replace(/#/g, "\\u0023").replace(/ /g, "\\u0020");
 }
 
 async function ask(line) {
