@@ -204,6 +204,9 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     wait_idle(page, f"Object.keys({PIECES_JS}).length === 5")
     choose(page, "#setup-to-move", "black")
     wait_idle(page, "document.getElementById('board').dataset.toMove === 'black'")
+    page.click('#setup-kinds button[data-kind="white"]')
+    assert page.evaluate("document.getElementById('setup-banner').textContent") == (
+        f"Set-up mode: a click on the board places (or takes off) a piece: {kinds[1]['label']}.")
     screenshot(page, tmp_path, "gui-setup.png")
     position = server.position(session)
     assert position["board"] == {"black": ["a6", "f6"], "white": ["a1"], "arrows": ["c3", "d3"]}
@@ -227,6 +230,11 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     assert record["setup"]["to_move"] == "black"
     assert record["setup"]["white"] == ["a1"] and sorted(record["setup"]["black"]) == ["a6", "f6"]
     assert [(c["colour"], c["move"]) for c in record["children"]] == [tuple(position["moves"][0])]
+    # A reload rebuilds the set-up and the move (stargtp-setup, play).
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '1'")
+    assert session_of(page) != session
+    assert check_agrees(page, server) == position
 
 
 PIECES_JS = """(() => {
@@ -279,6 +287,28 @@ def test_a_reload_restores_the_game(page: Page, server: GuiServer, browser: Brow
     page.click('#move-list li.branch[data-move="T21"] button.move')
     wait_idle(page, "document.body.dataset.moves === '4'")
     assert check_agrees(page, server)["moves"][2:] == [["black", "*21"], ["white", "T21"]]
+
+    # A loaded record comes back with its komi (stargtp-sgf-write, stargtp-loadsgf-text).
+    record = "(;GM[2004]FF[4]SZ[4]KM[2.5];B[*20];W[S21](;B[*21])(;B[T20];W[A21]))"
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
+    page.evaluate(f"document.getElementById('record-text').value = {json.dumps(record)}")
+    page.click("#record-load")
+    wait_idle(page, "document.body.dataset.moves === '3'")
+    page.click('#move-list li.branch[data-move="A21"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    before = check_agrees(page, server)
+    tree = page.evaluate(TREE)
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    assert check_agrees(page, server) == before
+    assert page.evaluate(TREE) == tree
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
+    page.click("#record-show")
+    wait_idle(page, "document.getElementById('record-text').value !== ''")
+    saved = sgf_tree(server, session_of(page), page.evaluate("document.getElementById('record-text').value"))
+    assert saved == sgf_tree(server, session_of(page), record)  # KM[2.5] and both lines
 
     # Nothing unsaved: leaving does not ask.
     new_game(page, "star", 4, "none")

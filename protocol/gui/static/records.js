@@ -31,11 +31,13 @@ async function ask(line) {
 }
 
 /** The JSON of stargtp-sgf-write for `children` under the session's header
- * (game, size, komi, options and the root properties printsgf writes). */
+ * (game, size, komi, options and the root properties printsgf writes); a
+ * loaded record keeps its own komi and options (loadsgf does not adopt KM). */
 async function recordJSON(children) {
   const header = JSON.parse(await ask(`stargtp-sgf-tree ${recordLine(await ask("printsgf"))}`));
+  const own = tree.header || {};
   return {
-    game: header.game, size: header.size, komi: header.komi, options: header.options || {},
+    game: header.game, size: header.size, komi: own.komi ?? header.komi, options: own.options || header.options || {},
     properties: { ...(header.properties || {}), ...tree.root.props },
     setup: tree.root.setup, children,
   };
