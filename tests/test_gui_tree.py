@@ -18,7 +18,7 @@ import pytest
 
 from tests.browser import Browser, Page, chromium_path
 from tests.test_gui_browser import (  # noqa: F401 (browser, page and server are fixtures)
-    DEADLINE, REQUIRE, GuiServer, browser, check_agrees, choose, click_point, new_game, page, screenshot, server,
+    DEADLINE, REQUIRE, GuiServer, browser, check_agrees, choose, click_point, drawn, new_game, page, screenshot, server,
     session_of, wait_idle)
 
 if chromium_path() is None and not REQUIRE:  # with REQUIRE, the browser fixture fails instead
@@ -316,3 +316,45 @@ def test_a_reload_restores_the_game(page: Page, server: GuiServer, browser: Brow
     page.reload()
     wait_idle(page, "document.body.dataset.moves === '0'")
     assert browser.dialogs[dialogs:] == []
+
+
+def test_undo_forgets_a_take_back_and_bad_input_changes_nothing(page: Page, server: GuiServer) -> None:
+    """Undo at the end of a line forgets the moves taken back; in the middle
+    of a line it only steps back. A record with an illegal move in a branch
+    is refused with the server's reason, the tree and the session unchanged;
+    a kept copy that cannot be rebuilt is forgotten and the page starts afresh."""
+    new_game(page, "star", 4, "none")
+    session = session_of(page)
+    play_clicks(page, ["*20", "S21", "*21"])
+    step(page, "undo", 2)
+    assert [item[2] for item in page.evaluate(TREE)] == ["*20", "S21"]
+    step(page, "nav-back", 1)
+    step(page, "undo", 0)  # S21 is after the move taken back: a step back, nothing forgotten
+    assert [item[2] for item in page.evaluate(TREE)] == ["*20", "S21"]
+    step(page, "nav-last", 2)
+
+    bad = "(;GM[2004]FF[4]SZ[4];B[*20](;W[S21])(;W[*20]))"
+    expected = server.gtp(session, f"stargtp-sgf-tree {bad}")[0]
+    assert expected == (False, "cannot load file: move 2 (W[*20]) (a variation): *20 is occupied")
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
+    page.evaluate(f"document.getElementById('record-text').value = {json.dumps(bad)}")
+    page.click("#record-load")
+    page.wait_for("!document.getElementById('message').hidden")
+    wait_idle(page)
+    assert page.evaluate("document.getElementById('message').textContent") == f"Cannot load the record: {expected[1]}"
+    assert check_agrees(page, server)["moves"] == [["black", "*20"], ["white", "S21"]]
+    assert [item[2] for item in page.evaluate(TREE)] == ["*20", "S21"]
+
+    # A kept tree with a move the game refuses: the reload says so and starts afresh.
+    page.evaluate("""(() => {
+        const kept = JSON.parse(localStorage.getItem('stargtp.page'));
+        kept.tree.children[0].children[0].move = '*20';
+        localStorage.setItem('stargtp.page', JSON.stringify(kept));
+    })()""")
+    page.reload()
+    page.wait_for("!document.getElementById('message').hidden")
+    wait_idle(page)
+    message = page.evaluate("document.getElementById('message').textContent")
+    assert message.startswith("Cannot restore the kept game: ") and "*20 is occupied" in message, message
+    assert drawn(page)["moves"] == 0 and page.evaluate(TREE) == []

@@ -486,6 +486,8 @@ async function restore(kept) {
   } catch (error) {
     panels.showMessage(`Cannot restore the kept game: ${error.message}. Starting afresh.`);
     records.forget();
+    // The moves before the one refused are on the board: clear it (where the game was set, its size is).
+    await bridge.gtp([`boardsize ${kept.tree.size}`], true);
     tree.reset(null, null);
     return false;
   }
