@@ -477,10 +477,10 @@ function keep() {
 /** After a reload: the kept tree and settings, the session rebuilt to the node shown. */
 async function restore(kept) {
   applySettings(kept.settings);
+  if ($("time-select").value !== "default") await setTime($("time-select").value);
   try {
     tree.restore(kept.tree);
     await records.rebuildSession();
-    if ($("time-select").value !== "default") await setTime($("time-select").value);
     panels.setStatus("The game was restored from this browser's copy.");
     return true;
   } catch (error) {
