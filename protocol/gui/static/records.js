@@ -104,7 +104,9 @@ export async function loadRecord(text) {
 
 /** A file or text dropped anywhere on the page is loaded as a record. */
 export function listenForDrops(target) {
-  const hasRecord = (event) => [...(event.dataTransfer?.types || [])].some((t) => t === "Files" || t === "text/plain");
+  // Text dropped into a text box goes there, as usual; anywhere else it is a record.
+  const hasRecord = (event) => !(event.target instanceof Element && event.target.closest("input, textarea")) &&
+    [...(event.dataTransfer?.types || [])].some((t) => t === "Files" || t === "text/plain");
   target.addEventListener("dragover", (event) => {
     if (!hasRecord(event)) return;
     event.preventDefault();
