@@ -239,8 +239,8 @@ def test_tree_errors_change_nothing():
     assert answers[2:8] == [
         "? cannot load file: move 2 (W[T10]) (a variation): T10 is occupied\n\n",
         "? cannot load file: move 2 (W[S10]): S10 is occupied\n\n",
-        "? cannot load file: node 2: AB after a move: set-up is read only in the nodes before the first"
-        " move and its variations\n\n",
+        "? cannot load file: node 2: AB after a move or a variation: set-up is read only before the"
+        " first of them\n\n",
         "? cannot load file: the SGF game tree is not closed\n\n",
         "? syntax error: expected an SGF record\n\n",
         "? cannot load file: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11],"
@@ -345,3 +345,46 @@ def test_search_workers_rebuild_the_setup(game):
     assert position.setup() is not None and len(position.history) == 1
     start = position.rules.from_setup(*position.setup())
     assert start.is_legal(position.history[0][1], position.history[0][0])
+
+
+def mutations(text: str, rng, count: int) -> list[str]:
+    """``count`` damaged copies of ``text``: characters deleted, doubled,
+    replaced by SGF/JSON punctuation, or the text cut short."""
+    marks = '()[];\\{}":,0aZ '
+    out = []
+    for _ in range(count):
+        chars = list(text)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars))
+            kind = rng.randrange(4)
+            if kind == 0:
+                del chars[i]
+            elif kind == 1:
+                chars.insert(i, chars[i])
+            elif kind == 2:
+                chars[i] = rng.choice(marks)
+            else:
+                chars = chars[:i + 1]
+        out.append("".join(chars).strip() or "x")
+    return out
+
+
+def test_damaged_records_and_trees_get_answers_not_crashes():
+    """Seeded fuzzing: 1,200 damaged records, trees and set-ups are each
+    answered ``=`` or ``?`` (never an internal error), and none changes the
+    session's game."""
+    import random
+
+    rng = random.Random(25)
+    lines = ["boardsize 3", "play b *10"]
+    for game, (record, tree, _) in TREES.items():
+        lines += [f"stargtp-sgf-tree {text}" for text in mutations(record, rng, 150)]
+        lines += [f"stargtp-sgf-write {text}" for text in mutations(tree, rng, 150)]
+    lines += [f"stargtp-setup {text}" for text in mutations("white black *10 S10 white T10 A10", rng, 100)]
+    lines += ["game", "printsgf"]
+    answers, _ = talk(*lines)
+    assert len(answers) == len(lines)
+    body = answers[2:-2]
+    assert all(answer[:2] in ("= ", "=\n", "? ") for answer in body), [a for a in body if a[0] not in "=?"]
+    assert not [answer for answer in body if "internal error" in answer]
+    assert answers[-2] == "= star\n\n"
