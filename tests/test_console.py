@@ -125,6 +125,11 @@ def test_human_and_raw_completion_sources():
     assert raw.follow(["genmove", "w"], "T20") and len(raw.mirror.history) == 2
     assert raw.follow(["undo"], "") and len(raw.mirror.history) == 1
     assert raw.follow(["game", "amazons"], "") and raw.mirror.size == 10
+    # A set-up or a record given on the line replaces the board: the mirror
+    # cannot follow it, and shows nothing rather than a wrong board.
+    for command in (["stargtp-setup", "b", "black", "d1"], ["stargtp-loadsgf-text", "(;GM[18])"]):
+        raw.follow(["boardsize", "6"], "")
+        assert not raw.follow(command, "") and raw.mirror is None
 
 
 def test_history_file_location(monkeypatch, tmp_path):
