@@ -602,6 +602,27 @@ def test_plain_game_goes_on_from_a_game_of_a_records_collection(tmp_path):
     assert missing.returncode == 2 and "No such file or directory" in missing.stderr
 
 
+def test_plain_game_goes_on_from_a_set_up_record(tmp_path):
+    """--load a record that starts from a set-up: the engine gets the set-up
+    (stargtp-setup), then the record's moves, and the game goes on there."""
+    record = tmp_path / "setup.sgf"
+    record.write_text("(;GM[2004]SZ[2]AB[*10][S10]AW[T10]PL[W];W[A10])", encoding="utf-8")
+    completed = run_console(["--load", str(record), "--colour", "black", *ENGINE_OPTIONS], "R10\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[:7] == [
+        "*Star, 2 rings -- you play black; 'help' lists the commands",
+        "       *20",
+        "   R21  X  *21",
+        "R20           S20",
+        "   R10      X",
+        " A21 [O]  O  S21",
+        "   A20 T21 T20"]
+    # The engine plays on the same board: never on a set-up stone.
+    engine_move = next(line for line in lines if line.startswith("white (engine) plays ")).split()[-1]
+    assert engine_move not in ("*10", "S10", "T10", "A10", "R10")
+
+
 def test_plain_raw_console_is_a_protocol_transcript():
     engine = " ".join(SERVE)
     completed = run_console(["--engine", engine],
