@@ -271,7 +271,9 @@ WRITE_ERRORS = [
      "property KM of move 1 (S10) is written by the game itself (it writes AB, AE, AP, AW, B, CA, FF, GM, KM,"
      " PL, SZ, W)"),
     ('{"game":"star","size":3,"properties":{"C":[]}}',
-     "bad tree: property C of the root: its values are a non-empty list of strings"),
+     "property C of the root: its values are a non-empty list of strings"),
+    ('{"game":"star","size":3,"properties":{"C":"text"}}',
+     "property C of the root: its values are a non-empty list of strings"),
     ('{"game":"star","size":3,"properties":{"C":["a\\u0000b"]}}',
      "bad tree: property C of the root: control character U+0000"),
     ('{"game":"star","size":3,"setup":{"to_move":"black","black":["S10"],"red":["T10"]}}',
