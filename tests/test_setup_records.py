@@ -77,10 +77,12 @@ def test_setup_shows_in_the_views_and_the_board():
 def test_setup_of_the_usual_start_is_no_setup():
     # The empty board with the first mover to move (the Amazons' usual start)
     # is the game's start: the record has no set-up.
-    answers, session = talk("boardsize 3", "stargtp-setup black", "printsgf", "game amazons", "boardsize 6",
+    answers, session = talk("boardsize 3", "stargtp-setup black", "printsgf", "game hex", "boardsize 3",
+                            "stargtp-setup b", "printsgf", "game amazons", "boardsize 6",
                             "stargtp-setup white white b1 e1 a2 f2 black a5 f5 b6 e6", "printsgf")
     assert answers[:3] == ["=\n\n", "=\n\n", "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
-    assert answers[5:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]AW[ab][fb][ba][ea]\n)\n\n"]
+    assert answers[5:7] == ["=\n\n", "= (;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
+    assert answers[9:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]AW[ab][fb][ba][ea]\n)\n\n"]
     assert session.state.position.setup() is None
 
 
