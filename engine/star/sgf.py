@@ -172,11 +172,9 @@ def record_komi(text: str) -> float:
 
 
 def _start(root: dict[str, list[str]], values: list[str]) -> Position:
-    """The empty board of the record's ``SZ`` (its ``GM`` and ``KM`` checked)."""
+    """The empty board of the record's ``SZ`` (its ``GM`` checked)."""
     _check_game(root)
-    rings = _rings(root)
-    _komi(root)
-    return Position(rings)
+    return Position(_rings(root))
 
 
 def _points(position: Position, value: str) -> list[int]:

@@ -206,14 +206,15 @@ def _properties(value: Any, what: str) -> dict[str, list[str]]:
         return {}
     if not isinstance(value, dict):
         raise _bad(f"the properties of {what} are not an object")
+    # Names and value types are the engine's to check (write_tree); a GTP
+    # response cannot carry control characters.
     for prop, values in value.items():
-        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-            raise _bad(f"property {prop} of {what}: its values are a non-empty list of strings")
-        for text in values:
-            bad = [c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160]
+        for text in values if isinstance(values, list) else ():
+            bad = [c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160] \
+                if isinstance(text, str) else []
             if bad:
                 raise _bad(f"property {prop} of {what}: control character U+{ord(bad[0]):04X}")
-    return {prop: list(values) for prop, values in value.items()}
+    return {prop: list(values) if isinstance(values, list) else values for prop, values in value.items()}
 
 
 def _children(value: Any, what: str) -> list[Any]:
