@@ -181,6 +181,22 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     session = session_of(page)
     games = json.loads(server.one(session, "stargtp-games"))["games"]
     kinds = next(g for g in games if g["name"] == "amazons")["setup"]
+    # Cancel brings back the game as it was, its move and its tree.
+    page.click("#move-input")
+    page.type_text("b1-b4/e4")
+    page.press("Enter")
+    wait_idle(page, "document.body.dataset.moves === '1'")
+    before = check_agrees(page, server)
+    page.click("#setup-start")
+    page.wait_for("document.body.dataset.setup === '1'")
+    page.click("#setup-clear")
+    wait_idle(page, "Object.keys(" + PIECES_JS + ").length === 0")
+    assert page.evaluate("document.getElementById('board').dataset.moves") == "0"
+    page.click("#setup-cancel")
+    wait_idle(page, "document.body.dataset.setup === '0' && document.body.dataset.moves === '1'")
+    assert check_agrees(page, server) == before
+    assert [item[2] for item in page.evaluate(TREE)] == ["b1-b4/e4"]
+
     page.click("#setup-start")
     page.wait_for("document.body.dataset.setup === '1' && !document.getElementById('setup-banner').hidden")
     buttons = page.evaluate("[...document.querySelectorAll('#setup-kinds button')]"
