@@ -125,6 +125,11 @@ def test_human_and_raw_completion_sources():
     assert raw.follow(["genmove", "w"], "T20") and len(raw.mirror.history) == 2
     assert raw.follow(["undo"], "") and len(raw.mirror.history) == 1
     assert raw.follow(["game", "amazons"], "") and raw.mirror.size == 10
+    # A set-up or a record given on the line replaces the board: the mirror
+    # cannot follow it, and shows nothing rather than a wrong board.
+    for command in (["stargtp-setup", "b", "black", "d1"], ["stargtp-loadsgf-text", "(;GM[18])"]):
+        raw.follow(["boardsize", "6"], "")
+        assert not raw.follow(command, "") and raw.mirror is None
 
 
 def test_history_file_location(monkeypatch, tmp_path):
@@ -595,6 +600,27 @@ def test_plain_game_goes_on_from_a_game_of_a_records_collection(tmp_path):
     assert alone.returncode == 2 and "give --load FILE" in alone.stderr
     missing = run_console(["--load", str(tmp_path / "none.sgf")], "")
     assert missing.returncode == 2 and "No such file or directory" in missing.stderr
+
+
+def test_plain_game_goes_on_from_a_set_up_record(tmp_path):
+    """--load a record that starts from a set-up: the engine gets the set-up
+    (stargtp-setup), then the record's moves, and the game goes on there."""
+    record = tmp_path / "setup.sgf"
+    record.write_text("(;GM[2004]SZ[2]AB[*10][S10]AW[T10]PL[W];W[A10])", encoding="utf-8")
+    completed = run_console(["--load", str(record), "--colour", "black", *ENGINE_OPTIONS], "R10\nquit\n")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[:7] == [
+        "*Star, 2 rings -- you play black; 'help' lists the commands",
+        "       *20",
+        "   R21  X  *21",
+        "R20           S20",
+        "   R10      X",
+        " A21 [O]  O  S21",
+        "   A20 T21 T20"]
+    # The engine plays on the same board: never on a set-up stone.
+    engine_move = next(line for line in lines if line.startswith("white (engine) plays ")).split()[-1]
+    assert engine_move not in ("*10", "S10", "T10", "A10", "R10")
 
 
 def test_plain_raw_console_is_a_protocol_transcript():

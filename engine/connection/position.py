@@ -82,7 +82,9 @@ class ConnectionPosition:
     def from_setup(cls, board: Sequence[int], to_move: int):
         """A position set up with ``board`` (cell contents in board order; its
         length says the size) and ``to_move``; IllegalMove (a GameError) for
-        contents that fit no board of the game."""
+        contents that fit no board of the game. The empty board with black
+        to move is the usual start (:meth:`setup` None), without the swap
+        rule."""
         sizes = [size for size in cls.rules.sizes if cls.make_geometry(size).cell_count == len(board)]
         if not sizes:
             raise IllegalMove(f"no {cls.rules.title} board has {len(board)} cells")
@@ -94,7 +96,8 @@ class ConnectionPosition:
                 position._place(cell, value)
         position.won = position._find_winner()
         position.to_move = to_move
-        position._setup = (tuple(board), to_move)
+        if to_move != BLACK or any(board):  # the empty board with black to move is the usual start
+            position._setup = (tuple(board), to_move)
         return position
 
     def setup(self) -> tuple[tuple[int, ...], int] | None:

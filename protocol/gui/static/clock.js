@@ -129,19 +129,22 @@ export function showInputs() {
   $("clock-main-label").hidden = system === "none";
 }
 
-/** Both clocks back to the start of the time control, stopped. */
+/** Both clocks back to the start of the time control, stopped: the next
+ * update starts the one to move in the position then shown (a new game's or
+ * a loaded record's, not the one before it, which would be charged a move). */
 export function reset() {
   for (const colour of COLOURS) left[colour] = start();
   runner = null;
-  update();
+  draw();
 }
 
 /** Called after every change of what is shown: stop the clock that ran
  * (charging its move if the move was made), start the one of the side to
- * move in the game's latest position, unless the game is over. */
+ * move in the game's latest position, unless the game is over or a set-up
+ * is being edited. */
 export function update() {
   const p = S.position;
-  const playing = limited() && p && !p.over && !S.ended && S.future.length === 0;
+  const playing = limited() && p && !p.over && !S.ended && !S.setup && S.future.length === 0;
   if (runner && (!playing || p.moves.length !== runner.moves || p.to_move !== runner.colour)) {
     const spent = elapsed();
     const colour = runner.colour;

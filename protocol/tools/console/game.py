@@ -117,6 +117,8 @@ class HumanGame:
             await self.send(f"boardsize {self.size}")
             await self.send("clear_board")
             await self.send(f"komi {self.komi:g}")
+            if self.start is not None and self.start.setup() is not None:
+                await self.set_up(self.start)
             for colour, move in self.start.history if self.start is not None else ():
                 await self.send(f"play {colour_name(colour)} {self.start.format_move(move)}")
                 self.position.play(move, colour)
@@ -124,6 +126,17 @@ class HumanGame:
             raise ConsoleError(f"the engine refused the game setup: {error.message}") from None
         except ControllerError as error:
             raise ConsoleError(f"the engine stopped answering: {error}") from None
+
+    async def set_up(self, start: Any) -> None:
+        """Give the engine the set-up a recorded game starts from
+        (``stargtp-setup``), and start the console's board from it."""
+        found = self.rules.setup_of(start)
+        if found is None:
+            raise ConsoleError(f"the record starts from a set-up, and {self.rules.title} has none")
+        to_move, pieces = found
+        words = "".join(f" {kind} {' '.join(points)}" for kind, points in pieces.items() if points)
+        await self.send(f"stargtp-setup {colour_name(to_move)}{words}")
+        self.position = self.rules.from_setup(*start.setup())
 
     async def search(self, command: str, notice: str | None = None) -> str:
         """``genmove`` or ``reg_genmove``: from before ``notice`` is said until

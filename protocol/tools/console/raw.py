@@ -132,7 +132,7 @@ class RawConsole:
                 self.mirror.play(self.mirror.parse_move(answer.strip()), parse_colour(args[0]))
             elif name == "undo":
                 self.mirror.undo()
-            elif name in ("loadsgf", "set_position", "setup"):
+            elif name in ("loadsgf", "stargtp-loadsgf-text", "stargtp-setup", "set_position", "setup"):
                 self.mirror = None  # cannot follow this one
                 return False
             else:
