@@ -12,6 +12,7 @@ import * as analysis from "./analysis.js";
 import * as board from "./board.js";
 import { Bridge, GtpError, splitWords } from "./bridge.js";
 import * as panels from "./panels.js";
+import * as review from "./review.js"; // hook: the whole-game review
 import { S, $, canPlayNow, choices, engineSide, firstParts, joinParts, otherColour, positionKey, title } from "./state.js";
 
 const ANALYSIS_INTERVAL = 40; // centiseconds between analysis reports
@@ -26,6 +27,7 @@ function render() {
   board.render();
   analysis.show();
   panels.renderPanel();
+  review.render(); // hook: the review card, its graph and the best line on the board
 }
 
 /** Run an action with the page marked busy (board locked, data-idle 0); report errors. */
@@ -451,6 +453,11 @@ function bindControls() {
     await busy(async () => { $("record-text").value = await bridge.one("printsgf"); });
   });
   $("record-load").addEventListener("click", () => loadRecord($("record-text").value));
+  // hook: the review's controls
+  $("review-start").addEventListener("click", () => review.start());
+  $("review-stop").addEventListener("click", () => review.stop());
+  $("review-threshold").addEventListener("input", () => review.render());
+  $("review-line").addEventListener("change", () => review.render());
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select") !== null;
     if (event.key === "Escape" && S.chosen.length) {
@@ -475,6 +482,7 @@ function bindControls() {
 
 async function start() {
   bindControls();
+  review.connect({ bridge, busy, refresh }); // hook: the review talks through the page's queue
   try {
     S.session = await bridge.open();
     document.body.dataset.session = S.session;
