@@ -86,6 +86,9 @@ class Browser:
             for fd in (to_child_read, from_child_write, log_fd):
                 os.close(fd)
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self.dialogs: list[dict[str, Any]] = []
+        """The dialogs pages opened (``Page.javascriptDialogOpening``), oldest first."""
         self._next_id = 0
         self._waiting: dict[int, dict[str, Any]] = {}
         self._answers: dict[int, threading.Event] = {}
@@ -114,6 +117,8 @@ class Browser:
                 if ident is None:
                     with self._lock:
                         self.events.append(message)
+                    if message.get("method") == "Page.javascriptDialogOpening":
+                        self._on_dialog(message)
                     continue
                 with self._lock:
                     event = self._answers.get(ident)
@@ -125,6 +130,33 @@ class Browser:
         with self._lock:
             for event in self._answers.values():
                 event.set()
+
+    def _on_dialog(self, message: dict[str, Any]) -> None:
+        """Note a dialog; a page's leave warning (``beforeunload``) is accepted
+        at once, so navigating away or reloading never waits for a person."""
+        params = message.get("params", {})
+        with self._lock:
+            self.dialogs.append(params)
+        if params.get("type") == "beforeunload":
+            self._post("Page.handleJavaScriptDialog", {"accept": True}, message.get("sessionId"))
+
+    def _write(self, data: bytes) -> None:
+        with self._write_lock:  # the reader thread answers dialogs: messages must not interleave
+            while data:
+                data = data[os.write(self._to_child, data):]
+
+    def _post(self, method: str, params: dict[str, Any], session: str | None) -> None:
+        """Send a command without waiting for its answer (from the reader thread)."""
+        with self._lock:
+            self._next_id += 1
+            ident = self._next_id
+        message: dict[str, Any] = {"id": ident, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        try:
+            self._write(json.dumps(message).encode() + b"\0")
+        except OSError:
+            pass  # the browser is gone; the waiting side reports it
 
     def send(self, method: str, params: dict[str, Any] | None = None, *,
              session: str | None = None, timeout: float = 60) -> dict[str, Any]:
@@ -138,8 +170,7 @@ class Browser:
             message["sessionId"] = session
         data = json.dumps(message).encode() + b"\0"
         try:
-            while data:
-                data = data[os.write(self._to_child, data):]
+            self._write(data)
         except OSError as exc:
             raise BrowserError(f"{method}: the browser is gone ({exc}); see {self.log_path}") from exc
         if not done.wait(timeout):
@@ -236,6 +267,22 @@ class Page:
     def set_viewport(self, width: int, height: int) -> None:
         self.send("Emulation.setDeviceMetricsOverride",
                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+    def reload(self, timeout: float = 60) -> None:
+        """Reload the page (as F5 does) and wait until the document has loaded again."""
+        self.evaluate("window.__reloading = true")
+        self.send("Page.reload", {}, timeout=timeout)
+        deadline = time.monotonic() + timeout
+        problem = "still loading"
+        while True:
+            try:  # while the old document goes, an evaluation may find no context: ask again
+                if self.evaluate("document.readyState === 'complete' && !window.__reloading"):
+                    return
+            except BrowserError as exc:
+                problem = str(exc)
+            if time.monotonic() > deadline:
+                raise BrowserError(f"the page did not load again in {timeout} s ({problem})")
+            time.sleep(0.05)
 
     def goto(self, url: str, timeout: float = 60) -> None:
         """Load ``url`` and wait until the document has loaded."""

@@ -139,6 +139,8 @@ def page(browser: Browser, server: GuiServer, tmp_path: Path) -> Iterator[Page]:
     downloads.mkdir()
     browser.allow_downloads(downloads)
     tab.downloads = downloads  # type: ignore[attr-defined]
+    # Each test starts from a fresh page: forget the game an earlier test's page kept (docs/gui.md).
+    tab.send("Storage.clearDataForOrigin", {"origin": server.url, "storageTypes": "local_storage"})
     tab.goto(server.url + "/")
     wait_idle(tab)
     try:

@@ -5,14 +5,19 @@
 // stargtp-svg is the board, stargtp-position the state and the score,
 // all_legal (whole and by parts) the legal clicks, genmove and
 // genmove_analyze the engine's moves, kata-analyze the live analysis,
-// printsgf and stargtp-loadsgf-text the records. This module holds the
-// actions and wires the controls; docs/gui.md describes them.
+// stargtp-sgf-tree and stargtp-sgf-write the records (records.js), undo and
+// play the steps through the game tree (tree.js), stargtp-setup the set-up
+// mode (setup.js). This module holds the actions and wires the controls;
+// docs/gui.md describes them.
 
 import * as analysis from "./analysis.js";
 import * as board from "./board.js";
 import { Bridge, GtpError, splitWords } from "./bridge.js";
 import * as panels from "./panels.js";
+import * as records from "./records.js";
 import * as review from "./review.js"; // hook: the whole-game review
+import * as setup from "./setup.js";
+import { connect, deleteCurrent, goTo, promoteCurrent, tree } from "./tree.js";
 import { S, $, canPlayNow, choices, engineSide, firstParts, joinParts, otherColour, positionKey, title } from "./state.js";
 
 const ANALYSIS_INTERVAL = 40; // centiseconds between analysis reports
@@ -27,6 +32,7 @@ function render() {
   board.render();
   analysis.show();
   panels.renderPanel();
+  setup.render();
   review.render(); // hook: the review card, its graph and the best line on the board
 }
 
@@ -90,6 +96,7 @@ async function refresh() {
   }
   S.geometry = geometries.get(key);
   S.position = JSON.parse(position.text);
+  syncTree();
   if (newBoard) S.analysis.report = null;
   board.showPicture(picture.text);
   document.body.dataset.moves = String(S.position.moves.length);
@@ -97,11 +104,38 @@ async function refresh() {
   render();
 }
 
+/** The game tree follows the session: the moves it has played are a line of
+ * the tree (new ones are added as a branch); the node at its end is shown.
+ * Not in set-up mode, where the session holds the set-up being edited. */
+function syncTree() {
+  if (S.setup) return;
+  if (tree.game !== S.game.name || tree.size !== S.size) tree.reset(S.game.name, S.size);
+  tree.follow(S.position.moves); // S.future: the moves forward steps through (tree.onChange)
+}
+
+/** What the page keeps besides the tree (records.store). */
+function settings() {
+  return { engine: S.engine, time: $("time-select").value, analysis: S.analysis.wanted,
+    score: $("score-overlay").checked, ownership: $("ownership-toggle").checked };
+}
+
+function applySettings(kept) {
+  if (!kept) return;
+  if (["white", "black", "none", "both"].includes(kept.engine)) S.engine = kept.engine;
+  $("engine-select").value = S.engine;
+  if ([...$("time-select").options].some((o) => o.value === kept.time)) $("time-select").value = kept.time;
+  $("score-overlay").checked = kept.score !== false;
+  $("ownership-toggle").checked = kept.ownership !== false;
+  $("analysis-toggle").checked = Boolean(kept.analysis);
+  S.analysis.wanted = Boolean(kept.analysis);
+  document.body.dataset.analysis = S.analysis.wanted ? "1" : "0";
+}
+
 // -- engine moves --------------------------------------------------------------------
 
 function maybeEngineMove() {
   const p = S.position;
-  if (!p || p.over || S.thinking || S.future.length) return;
+  if (!p || p.over || S.thinking || S.future.length || S.setup) return;
   if (engineSide(p.to_move)) engineMove();
 }
 
@@ -151,16 +185,10 @@ async function playMove(move) {
       return;
     }
     panels.clearMessage();
-    const next = S.future[0];
-    if (next && next[0] === colour && sameMove(next[1], move)) S.future.shift();
-    else S.future = [];
+    // The tree follows: the move already there is stepped into, a new one starts a branch.
     await refresh();
   });
   maybeEngineMove();
-}
-
-function sameMove(a, b) {
-  return a.toLowerCase().replace(/[^a-z0-9*]/g, "") === b.toLowerCase().replace(/[^a-z0-9*]/g, "");
 }
 
 /** The choices after the first parts of a move: all_legal COLOUR PARTIAL,
@@ -198,6 +226,7 @@ function cancelMove() {
  * clicking the last part chosen takes it back, a first part starts afresh,
  * anything else cancels. */
 async function onPoint(name) {
+  if (S.setup) return setup.onPoint(name);
   if (!canPlayNow()) return;
   const parts = S.game.parts;
   if (choices().includes(name)) {
@@ -288,12 +317,14 @@ async function newGame(name, size) {
   if (S.thinking) bridge.interrupt();
   S.future = [];
   S.chosen = [];
+  S.setup = null;
   panels.clearMessage();
   await busy(async () => {
     const lines = [];
     if (name !== S.game.name) lines.push(`game ${name}`);
     lines.push(`boardsize ${size}`);
     await bridge.gtp(lines);
+    tree.reset(name, size);
     await refresh();
   });
   maybeEngineMove();
@@ -310,32 +341,21 @@ async function undo() {
     if (S.engine !== "both" && S.engine !== "none") {
       while (count < moves.length && engineSide(moves[moves.length - count][0])) count++;
     }
+    const from = tree.current;
     await bridge.gtp(new Array(count).fill("undo"));
-    S.future = [];
     await refresh();
+    // Taken back at the end of a line: those moves are forgotten (stepping back keeps them).
+    tree.takeBack(from);
   });
 }
 
-/** Show the position after `index` moves of the line (played moves, then the future). */
-async function goTo(index) {
-  const p = S.position;
-  if (!p || S.busy || S.thinking) return;
-  const current = p.moves.length;
-  const line = p.moves.concat(S.future);
-  index = Math.max(0, Math.min(index, line.length));
-  if (index === current) return;
-  S.chosen = [];
-  await busy(async () => {
-    if (index < current) {
-      await bridge.gtp(new Array(current - index).fill("undo"));
-      S.future = p.moves.slice(index).concat(S.future);
-    } else {
-      const forward = S.future.slice(0, index - current);
-      await bridge.gtp(forward.map(([colour, move]) => `play ${colour} ${move}`));
-      S.future = S.future.slice(index - current);
-    }
-    await refresh();
-  });
+/** Nav buttons and keys: the node each one shows. */
+function stepTarget(step) {
+  const node = tree.current;
+  if (step === "first") return tree.root;
+  if (step === "back") return node.parent;
+  if (step === "forward") return tree.next(node);
+  return tree.end(node);
 }
 
 async function setTime(value) {
@@ -345,45 +365,6 @@ async function setTime(value) {
     } else {
       await bridge.gtp(["stargtp-param playouts none", `stargtp-param seconds ${value}`]);
     }
-  });
-}
-
-async function saveRecord() {
-  await busy(async () => {
-    const record = await bridge.one("printsgf");
-    const text = record.endsWith("\n") ? record : `${record}\n`;
-    $("record-text").value = text;
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/x-go-sgf" }));
-    const stamp = new Date().toISOString().slice(0, 16).replace(/[T:]/g, "-");
-    link.download = `stargtp-${S.game.name}-${S.size}-${stamp}.sgf`;
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-    panels.setStatus(`Saved the record (${S.position.moves.length} moves).`);
-  });
-}
-
-async function loadRecord(text) {
-  S.epoch++;
-  S.chosen = [];
-  // One line, as stargtp-loadsgf-text takes it. GTP reads `#` as the start of
-  // a comment, so a `#` in the record's text (a comment, a player's name,
-  // which the engine does not keep) travels as a full-width number sign.
-  const line = text.replace(/[\r\n\t]+/g, " ").replace(/#/g, "\uff03").trim();
-  if (!line) return panels.showMessage("The record is empty.");
-  await busy(async () => {
-    const [answer] = await bridge.gtp([`stargtp-loadsgf-text ${line}`], true);
-    if (!answer.ok) {
-      panels.showMessage(`Cannot load the record: ${answer.text}`);
-      return;
-    }
-    S.future = [];
-    await refresh();
-    panels.clearMessage();
-    panels.setStatus(`Loaded a record: ${S.position ? S.position.moves.length : 0} moves. ` +
-      "The engine waits: press Engine move to let it play.");
   });
 }
 
@@ -412,10 +393,11 @@ function bindControls() {
   $("size-select").addEventListener("change", () => newGame(S.game.name, Number($("size-select").value)));
   $("engine-select").addEventListener("change", () => {
     S.engine = $("engine-select").value;
+    keep();
     render();
     if (!S.busy) maybeEngineMove();
   });
-  $("time-select").addEventListener("change", () => setTime($("time-select").value));
+  $("time-select").addEventListener("change", () => { keep(); setTime($("time-select").value); });
   $("engine-move").addEventListener("click", () => { S.future = []; engineMove(); });
   $("move-now").addEventListener("click", () => bridge.interrupt());
   $("pass").addEventListener("click", () => { if (canPlayNow() && S.game.pass !== null) playMove(S.game.pass); });
@@ -425,34 +407,44 @@ function bindControls() {
   $("move-input").addEventListener("input", () => {
     typing = typing.then(onMoveTyped).catch((error) => panels.showMessage(String(error.message || error)));
   });
-  $("score-overlay").addEventListener("change", render);
-  $("ownership-toggle").addEventListener("change", analysis.show);
+  $("score-overlay").addEventListener("change", () => { keep(); render(); });
+  $("ownership-toggle").addEventListener("change", () => { keep(); analysis.show(); });
   $("analysis-toggle").addEventListener("change", () => {
     S.analysis.wanted = $("analysis-toggle").checked;
+    keep();
     document.body.dataset.analysis = S.analysis.wanted ? "1" : "0";
     if (S.analysis.wanted) afterSettled();
     else stopAnalysis();
     analysis.show();
   });
-  $("nav-first").addEventListener("click", () => goTo(0));
-  $("nav-back").addEventListener("click", () => goTo(S.position.moves.length - 1));
-  $("nav-forward").addEventListener("click", () => goTo(S.position.moves.length + 1));
-  $("nav-last").addEventListener("click", () => goTo(S.position.moves.length + S.future.length));
+  for (const step of ["first", "back", "forward", "last"]) {
+    $(`nav-${step}`).addEventListener("click", () => goTo(stepTarget(step)));
+  }
   $("move-list").addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest("button.move") : null;
-    if (button) goTo(Number(button.dataset.index));
+    if (button) goTo(tree.find(Number(button.dataset.node)));
   });
-  $("save").addEventListener("click", saveRecord);
+  $("promote").addEventListener("click", promoteCurrent);
+  $("delete-branch").addEventListener("click", deleteCurrent);
+  setup.bind();
+  $("save").addEventListener("click", records.saveRecord);
   $("load").addEventListener("click", () => $("load-file").click());
   $("load-file").addEventListener("change", async () => {
     const file = $("load-file").files[0];
-    if (file) await loadRecord(await file.text());
+    if (file) await records.loadRecord(await file.text());
     $("load-file").value = "";
   });
   $("record-show").addEventListener("click", async () => {
-    await busy(async () => { $("record-text").value = await bridge.one("printsgf"); });
+    await busy(async () => { $("record-text").value = await records.recordText(); });
   });
-  $("record-load").addEventListener("click", () => loadRecord($("record-text").value));
+  $("record-load").addEventListener("click", () => records.loadRecord($("record-text").value));
+  records.listenForDrops(document);
+  // Closing or reloading the tab with unsaved work asks first (the page keeps a copy all the same).
+  window.addEventListener("beforeunload", (event) => {
+    if (!unsaved()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
   // hook: the review's controls
   $("review-start").addEventListener("click", () => review.start());
   $("review-stop").addEventListener("click", () => review.stop());
@@ -468,11 +460,10 @@ function bindControls() {
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const p = S.position;
     if (!p) return;
-    const moves = { ArrowLeft: p.moves.length - 1, ArrowRight: p.moves.length + 1, Home: 0,
-      End: p.moves.length + S.future.length };
-    if (event.key in moves) {
+    const steps = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    if (event.key in steps) {
       event.preventDefault();
-      goTo(moves[event.key]);
+      goTo(stepTarget(steps[event.key]));
     } else if (event.key === "m" || event.key === "/") {
       event.preventDefault();
       $("move-input").focus();
@@ -480,9 +471,46 @@ function bindControls() {
   });
 }
 
+/** Work not saved in a record: moves or a set-up changed since the last save or load. */
+function unsaved() {
+  return tree.dirty && (tree.root.children.length > 0 || tree.root.setup !== null);
+}
+
+/** Keep the tree and the settings in localStorage. */
+function keep() {
+  if (S.session) records.store(settings());
+}
+
+/** After a reload: the kept tree and settings, the session rebuilt to the node shown. */
+async function restore(kept) {
+  applySettings(kept.settings);
+  try {
+    tree.restore(kept.tree);
+    await records.rebuildSession();
+    if ($("time-select").value !== "default") await setTime($("time-select").value);
+    panels.setStatus("The game was restored from this browser's copy.");
+    return true;
+  } catch (error) {
+    panels.showMessage(`Cannot restore the kept game: ${error.message}. Starting afresh.`);
+    records.forget();
+    tree.reset(null, null);
+    return false;
+  }
+}
+
 async function start() {
   bindControls();
   review.connect({ bridge, busy, refresh }); // hook: the review talks through the page's queue
+  connect({
+    gtp: (lines, lenient = false) => bridge.gtp(lines, lenient), refresh, busy, render, maybeEngineMove,
+    status: panels.setStatus, message: panels.showMessage, clearMessage: panels.clearMessage,
+  });
+  const kept = records.stored(); // read before the first refresh replaces it
+  tree.onChange(() => {
+    S.future = tree.future(tree.current).map((n) => [n.colour, n.move]);
+    keep();
+    if (S.position) panels.renderPanel();
+  });
   try {
     S.session = await bridge.open();
     document.body.dataset.session = S.session;
@@ -490,20 +518,27 @@ async function start() {
     panels.setStatus(`Cannot start a session: ${error.message}`);
     return;
   }
+  let restored = false;
   await busy(async () => {
     const [playouts, seconds] = await bridge.gtp(["stargtp-param playouts", "stargtp-param seconds"], true);
     if (playouts.ok) S.defaults.playouts = playouts.text.trim();
     if (seconds.ok) S.defaults.seconds = seconds.text.trim();
     describeDefaultTime();
+    if (kept) restored = await restore(kept);
     await refresh();
-    S.engine = engineSideFor(S.game);
-    $("engine-select").value = S.engine;
+    if (!restored) {
+      S.engine = engineSideFor(S.game);
+      $("engine-select").value = S.engine;
+    }
+    keep();
   });
+  if (restored) maybeEngineMove();
 }
 
 // For tests and for the curious, in the console: the page's state.
 window.stargtpState = () => ({
-  busy: S.busy, thinking: S.thinking, future: S.future.length, engine: S.engine, epoch: S.epoch,
+  busy: S.busy, thinking: S.thinking, future: S.future.length, setup: S.setup !== null,
+  node: tree.path(tree.current), dirty: tree.dirty, engine: S.engine, epoch: S.epoch,
   analysis: { wanted: S.analysis.wanted, running: S.analysis.running, report: S.analysis.report !== null },
   streams: bridge.streams.map((stream) => ({ colour: stream.colour, position: stream.key })),
   chosen: S.chosen, targets: S.targets, moves: S.position ? S.position.moves.length : null,

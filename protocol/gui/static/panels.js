@@ -4,6 +4,7 @@
 
 import { highlightScoreItem } from "./board.js";
 import { S, $, canPlayNow, engineSide, title } from "./state.js";
+import { renderMoveList, updateTreeControls } from "./tree.js";
 
 function option(value, text) {
   const node = document.createElement("option");
@@ -59,7 +60,7 @@ export function renderPanel() {
       (game.parts > 1 ? " Typing the first parts highlights the next choices on the board." : "");
   }
   renderScore();
-  renderMoveList();
+  renderMoveList($("move-list"));
   updateControls();
 }
 
@@ -182,53 +183,12 @@ function renderScore() {
   }
 }
 
-function renderMoveList() {
-  const list = $("move-list");
-  const p = S.position;
-  list.replaceChildren();
-  if (!p) return;
-  const all = p.moves.map((m) => [m, false]).concat(S.future.map((m) => [m, true]));
-  list.dataset.current = String(p.moves.length);
-  list.dataset.total = String(all.length);
-  const start = document.createElement("li");
-  start.className = "start";
-  start.appendChild(moveButton("Start", 0, p.moves.length === 0));
-  list.appendChild(start);
-  all.forEach(([move, future], i) => {
-    const item = document.createElement("li");
-    item.className = future ? "future" : "played";
-    item.dataset.colour = move[0];
-    item.dataset.move = move[1];
-    const button = moveButton("", i + 1, i + 1 === p.moves.length);
-    button.innerHTML = `<span class="number">${i + 1}.</span> <span class="dot ${move[0]}"></span> <span class="text"></span>`;
-    button.querySelector(".text").textContent = move[1];
-    item.appendChild(button);
-    list.appendChild(item);
-  });
-  const current = list.querySelector(".current");
-  if (current) {
-    const box = list.getBoundingClientRect();
-    const r = current.getBoundingClientRect();
-    if (r.top < box.top || r.bottom > box.bottom) list.scrollTop += r.top - box.top - box.height / 2;
-  }
-}
-
-function moveButton(text, index, current) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = `move${current ? " current" : ""}`;
-  button.dataset.index = String(index);
-  button.textContent = text;
-  if (current) button.setAttribute("aria-current", "step");
-  return button;
-}
-
 /** Which controls may be used now. */
 export function updateControls() {
   const p = S.position;
   const game = S.game;
   const idle = S.busy === 0 && !S.thinking;
-  const ready = Boolean(p) && idle;
+  const ready = Boolean(p) && idle && !S.setup; // set-up mode: only its own card
   const total = p ? p.moves.length + S.future.length : 0;
   $("thinking").hidden = !S.thinking;
   $("new-game").disabled = !S.session;
@@ -249,6 +209,7 @@ export function updateControls() {
   $("record-load").disabled = !ready && !(!p && idle);
   $("record-show").disabled = !records;
   $("cancel").hidden = !S.chosen.length;
+  updateTreeControls(ready);
   $("board").classList.toggle("playable", canPlayNow());
 }
 

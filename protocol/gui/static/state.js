@@ -11,7 +11,8 @@ export const S = {
   position: null, // stargtp-position (null: the game has no picture)
   geometry: null, // stargtp-geometry of the current game and size
   legal: { black: [], white: [] }, // all_legal b / all_legal w
-  future: [], // moves stepped back over, [colour, move], next first
+  future: [], // the moves "forward" steps through from the node shown, [colour, move] (tree.js)
+  setup: null, // set-up mode: the set-up being edited (setup.js), else null
   engine: "white", // the side the engine plays: black, white, none or both
   defaults: { playouts: "none", seconds: "none" },
   busy: 0, // commands in flight that change what is shown
@@ -41,7 +42,8 @@ export function engineSide(colour) {
 export function canPlayNow() {
   const p = S.position;
   // While reviewing an earlier position, either side may be played by hand.
-  return Boolean(p) && !p.over && S.busy === 0 && !S.thinking && !(S.future.length === 0 && engineSide(p.to_move));
+  return Boolean(p) && !p.over && S.busy === 0 && !S.thinking && !S.setup &&
+    !(S.future.length === 0 && engineSide(p.to_move));
 }
 
 /** What an analysis report describes: the game, the size and every move. */

@@ -96,7 +96,21 @@ export class GameTree {
     let node = this.root;
     for (const [colour, move] of moves) node = this.add(node, colour, move);
     this.select(node);
+    this.changed(false);
     return node;
+  }
+
+  /** After an undo from `from` back to the current node: forget the moves
+   * taken back when they ended their line with no other branch among them
+   * (a take-back); otherwise they stay, as after stepping back. */
+  takeBack(from) {
+    if (from === this.current || from.children.length || !this.contains(this.current, from)) return false;
+    let n = from;
+    while (n.parent !== this.current) {
+      if (n.parent.children.length !== 1) return false;
+      n = n.parent;
+    }
+    return this.remove(n);
   }
 
   /** Make `node` the current one (the session must be there already: see goTo). */
@@ -246,9 +260,15 @@ export const tree = new GameTree();
 
 let driver = null;
 
-/** app.js gives the means: {gtp(lines), refresh(), busy(action)}. */
+/** app.js gives the means to talk to the session and to the person:
+ * {gtp(lines, lenient), refresh(), busy(action), status(text), message(text), clearMessage()}. */
 export function connect(means) {
   driver = means;
+}
+
+/** Those means, for the page's other modules (records.js, setup.js). */
+export function session() {
+  return driver;
 }
 
 /** The commands that take the session from the line to `from` to the line to `to`. */
@@ -276,7 +296,16 @@ export async function goTo(node) {
 
 /** Make the current line the main line. */
 export function promoteCurrent() {
-  tree.promote(tree.current);
+  if (!S.busy && !S.thinking) tree.promote(tree.current);
+}
+
+/** The Moves card's tree buttons: usable now? */
+export function updateTreeControls(ready) {
+  const promote = document.getElementById("promote");
+  const remove = document.getElementById("delete-branch");
+  if (!promote || !remove) return;
+  promote.disabled = !ready || tree.isMainLine(tree.current);
+  remove.disabled = !ready || !tree.current.parent;
 }
 
 /** Delete the current node and what follows it; the board goes to the move before. */

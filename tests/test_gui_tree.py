@@ -1,0 +1,285 @@
+"""The page as a study tool, in headless Chromium: the game tree (variations
+in the move list, promote, delete), records with their variations and
+properties (stargtp-sgf-tree / stargtp-sgf-write), set-up mode, and the
+copy kept in localStorage that a reload restores.
+
+The server, browser and page fixtures and the helpers are
+tests/test_gui_browser.py's (the page fixture clears localStorage first, so
+each test starts from a fresh page). Nothing is timed: every wait polls.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser import Browser, Page, chromium_path
+from tests.test_gui_browser import (  # noqa: F401 (browser, page and server are fixtures)
+    DEADLINE, REQUIRE, GuiServer, browser, check_agrees, choose, click_point, new_game, page, screenshot, server,
+    session_of, wait_idle)
+
+if chromium_path() is None and not REQUIRE:  # with REQUIRE, the browser fixture fails instead
+    pytestmark = pytest.mark.skip(reason="no /usr/bin/chromium (set STARGTP_REQUIRE_BROWSER=1 to fail instead)")
+
+STATE = "JSON.parse(JSON.stringify(window.stargtpState()))"
+
+TREE = """(() => {
+    // The move list as the page draws it: each item's kind, move and nesting depth.
+    const items = [];
+    for (const li of document.querySelectorAll('#move-list li[data-move]')) {
+        let depth = 0;
+        for (let e = li.parentElement; e && e.id !== 'move-list'; e = e.parentElement) if (e.matches('ol')) depth++;
+        items.push([li.className, li.dataset.colour, li.dataset.move, depth]);
+    }
+    return items;
+})()"""
+
+
+def play_clicks(page: Page, cells: list[str]) -> None:
+    for cell in cells:
+        count = int(page.evaluate("document.body.dataset.moves"))
+        click_point(page, cell)
+        wait_idle(page, f"document.body.dataset.moves === '{count + 1}'")
+
+
+def step(page: Page, button: str, moves: int) -> None:
+    page.click(f"#{button}")
+    wait_idle(page, f"document.body.dataset.moves === '{moves}'")
+
+
+def sgf_tree(server: GuiServer, session: str, record: str) -> dict:
+    line = " ".join(record.split())
+    return json.loads(server.one(session, f"stargtp-sgf-tree {line}"))
+
+
+def shape(children: list) -> list:
+    """A tree of stargtp-sgf-tree nodes as nested [colour, move, properties, children]."""
+    return [[c["colour"], c["move"], c["properties"], shape(c["children"])] for c in children]
+
+
+def downloaded(page: Page, before: set[Path]) -> Path:
+    downloads: Path = page.downloads  # type: ignore[attr-defined]
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        files = [f for f in downloads.glob("*.sgf") if f.stat().st_size > 0 and f not in before]
+        if files:
+            return files[0]
+        assert time.monotonic() < deadline, "the record was not downloaded"
+        time.sleep(0.05)
+
+
+# -- the tests ----------------------------------------------------------------------
+
+
+def test_a_variation_is_kept_saved_in_sgf_and_loaded_back(page: Page, server: GuiServer, tmp_path: Path) -> None:
+    """Playing from an earlier position starts a branch; the list shows the
+    tree; the record saved has both lines (and every node's properties);
+    loading it back (file, drop, paste) gives the same tree."""
+    new_game(page, "star", 4, "none")
+    session = session_of(page)
+    play_clicks(page, ["*20", "S21", "*21", "T21"])
+    step(page, "nav-back", 3)
+    step(page, "nav-back", 2)
+    play_clicks(page, ["T20"])  # a new move from move 2: a branch, the old line kept
+    check_agrees(page, server)
+    assert page.evaluate(TREE) == [
+        ["played", "black", "*20", 0], ["played", "white", "S21", 0],
+        ["played", "black", "T20", 1],  # the branch, indented under the move it replaces
+        ["branch", "black", "*21", 0], ["branch", "white", "T21", 0]]
+    assert page.evaluate(STATE)["node"] == [0, 0, 1]
+    play_clicks(page, ["A21"])
+    # Selecting a node of the other line brings the session there.
+    page.click('#move-list li.branch[data-move="T21"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    position = check_agrees(page, server)
+    assert position["moves"] == [["black", "*20"], ["white", "S21"], ["black", "*21"], ["white", "T21"]]
+    # Forward and back follow the line shown; the branch stays.
+    step(page, "nav-first", 0)
+    step(page, "nav-last", 4)
+    assert check_agrees(page, server)["moves"][-1] == ["white", "T21"]
+    page.click('#move-list li.branch[data-move="A21"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    screenshot(page, tmp_path, "gui-variations.png")
+
+    # Save: a real download, written by stargtp-sgf-write with both lines.
+    page.click("#save")
+    saved = downloaded(page, set()).read_text(encoding="utf-8")
+    assert page.evaluate("document.getElementById('record-text').value") == saved
+    record = sgf_tree(server, session, saved)
+    assert (record["game"], record["size"], record["setup"]) == ("star", 4, None)
+    assert shape(record["children"]) == [
+        ["black", "*20", {}, [["white", "S21", {}, [
+            ["black", "*21", {}, [["white", "T21", {}, []]]],
+            ["black", "T20", {}, [["white", "A21", {}, []]]]]]]]]
+    assert saved.count("(;") == 3 and ";B[*21]" in saved.replace("\n", "") and ";B[T20]" in saved.replace("\n", "")
+    assert page.evaluate(STATE)["dirty"] is False
+
+    # Promote the branch: it becomes the main line (first), in the list and in the record.
+    page.click("#promote")
+    page.wait_for("document.getElementById('promote').disabled")
+    assert [item[2:] for item in page.evaluate(TREE)] == [
+        ["*20", 0], ["S21", 0], ["T20", 0], ["A21", 0], ["*21", 1], ["T21", 1]]
+    assert page.evaluate(STATE)["node"] == [0, 0, 0, 0]
+
+    # A record with properties on its nodes, pasted: every property comes back on save.
+    commented = ("(;GM[2004]FF[4]SZ[4]C[a root comment]XR[kept];B[*20]C[first move];W[S21]"
+                 "(;B[*21]XY[one][two])(;B[T20]N[the other line]))")
+    page.evaluate("document.getElementById('record-details').open = true")
+    page.evaluate(f"document.getElementById('record-text').value = {json.dumps(commented)}")
+    page.click("#record-load")
+    wait_idle(page, "document.body.dataset.moves === '3'")
+    assert check_agrees(page, server)["moves"] == [["black", "*20"], ["white", "S21"], ["black", "*21"]]
+    assert [item[2:] for item in page.evaluate(TREE)] == [["*20", 0], ["S21", 0], ["*21", 0], ["T20", 1]]
+    page.click("#record-show")
+    wait_idle(page)
+    shown = page.evaluate("document.getElementById('record-text').value")
+    again = sgf_tree(server, session, shown)
+    assert again["properties"]["C"] == ["a root comment"] and again["properties"]["XR"] == ["kept"]
+    assert shape(again["children"]) == [
+        ["black", "*20", {"C": ["first move"]}, [["white", "S21", {}, [
+            ["black", "*21", {"XY": ["one", "two"]}, []],
+            ["black", "T20", {"N": ["the other line"]}, []]]]]]]
+
+    # The saved file, dropped on the page, and through the file picker.
+    path = tmp_path / "variations.sgf"
+    path.write_text(saved, encoding="utf-8")
+    page.evaluate(f"""(() => {{
+        const data = new DataTransfer();
+        data.items.add(new File([{json.dumps(saved)}], 'variations.sgf', {{type: 'application/x-go-sgf'}}));
+        document.getElementById('board').dispatchEvent(new DragEvent('drop', {{dataTransfer: data, bubbles: true,
+            cancelable: true}}));
+    }})()""")
+    wait_idle(page, "document.body.dataset.moves === '4' && "
+                    "document.querySelectorAll('#move-list li[data-move]').length === 6")
+    assert check_agrees(page, server)["moves"][2:] == [["black", "*21"], ["white", "T21"]]
+    choose(page, "#engine-select", "none")
+    page.click("#new-game")
+    wait_idle(page, "document.body.dataset.moves === '0'")
+    page.set_files("#load-file", [path])
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    assert [item[2:] for item in page.evaluate(TREE)] == [
+        ["*20", 0], ["S21", 0], ["*21", 0], ["T21", 0], ["T20", 1], ["A21", 1]]
+
+    # Delete the branch shown: the board goes to the move before it.
+    page.click('#move-list li.branch[data-move="T20"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '3'")
+    page.click("#delete-branch")
+    wait_idle(page, "document.body.dataset.moves === '2' && "
+                    "document.querySelectorAll('#move-list li[data-move]').length === 4")
+    assert check_agrees(page, server)["moves"] == [["black", "*20"], ["white", "S21"]]
+
+
+def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: Path) -> None:
+    """Set-up mode: the kinds of piece are stargtp-games' `setup` list; the
+    pieces placed and the side to move reach the session (stargtp-setup);
+    then the engine plays on from there, and the record keeps the set-up."""
+    new_game(page, "amazons", 6, "none")
+    session = session_of(page)
+    games = json.loads(server.one(session, "stargtp-games"))["games"]
+    kinds = next(g for g in games if g["name"] == "amazons")["setup"]
+    page.click("#setup-start")
+    page.wait_for("document.body.dataset.setup === '1' && !document.getElementById('setup-banner').hidden")
+    buttons = page.evaluate("[...document.querySelectorAll('#setup-kinds button')]"
+                            ".map(b => [b.dataset.kind, b.textContent])")
+    assert buttons == [[k["kind"], k["label"]] for k in kinds] + [["remove", "Remove"]]
+    # Start from an empty board: remove everything, then place.
+    page.click("#setup-clear")
+    wait_idle(page, "Object.keys(" + PIECES_JS + ").length === 0")
+    for kind, points in (("black", ["a6", "f6"]), ("white", ["a1"]), ("arrow", ["c3", "d3"])):
+        page.click(f'#setup-kinds button[data-kind="{kind}"]')
+        for point in points:
+            count = len(page.evaluate(PIECES_JS))
+            click_point(page, point)
+            wait_idle(page, f"Object.keys({PIECES_JS}).length === {count + 1}")
+    # A second click with the same kind takes the piece off; Remove does too.
+    page.click('#setup-kinds button[data-kind="white"]')
+    click_point(page, "f1")
+    wait_idle(page, f"Object.keys({PIECES_JS}).length === 6")
+    page.click('#setup-kinds button[data-kind="remove"]')
+    click_point(page, "f1")
+    wait_idle(page, f"Object.keys({PIECES_JS}).length === 5")
+    choose(page, "#setup-to-move", "black")
+    wait_idle(page, "document.getElementById('board').dataset.toMove === 'black'")
+    screenshot(page, tmp_path, "gui-setup.png")
+    position = server.position(session)
+    assert position["board"] == {"black": ["a6", "f6"], "white": ["a1"], "arrows": ["c3", "d3"]}
+    assert position["moves"] == [] and position["to_move"] == "black"
+
+    # Play from here, with the engine as Black: it moves at once.
+    choose(page, "#engine-select", "black")
+    page.click("#setup-play")
+    wait_idle(page, "document.body.dataset.moves === '1'")
+    assert page.evaluate("document.body.dataset.setup") == "0"
+    position = check_agrees(page, server)
+    assert position["moves"][0][0] == "black"
+    assert set(position["board"]["white"]) == {"a1"} and {"c3", "d3"} <= set(position["board"]["arrows"])
+    # The record keeps the set-up and the engine's move.
+    choose(page, "#engine-select", "none")
+    page.click("#record-show")
+    wait_idle(page)
+    record = sgf_tree(server, session, page.evaluate("document.getElementById('record-text').value"))
+    assert record["setup"]["to_move"] == "black"
+    assert record["setup"]["white"] == ["a1"] and sorted(record["setup"]["black"]) == ["a6", "f6"]
+    assert [(c["colour"], c["move"]) for c in record["children"]] == [tuple(position["moves"][0])]
+
+
+PIECES_JS = """(() => {
+    const pieces = {};
+    for (const e of document.querySelectorAll('#board svg [data-point]')) {
+        if (e.closest('.overlay')) continue;
+        const kind = ['black', 'white', 'arrow'].find(k => e.classList.contains(k));
+        if (kind) pieces[e.dataset.point] = kind;
+    }
+    return pieces;
+})()"""
+
+
+def test_a_reload_restores_the_game(page: Page, server: GuiServer, browser: Browser,  # noqa: F811
+                                    tmp_path: Path) -> None:
+    """The tree (with its branches), the node shown and the settings survive a
+    reload of the page in the same browser: the session is rebuilt from them.
+    Leaving with unsaved work asks first (beforeunload)."""
+    new_game(page, "star", 4, "none")
+    play_clicks(page, ["*20", "S21", "*21", "T21"])
+    step(page, "nav-back", 3)
+    step(page, "nav-back", 2)
+    play_clicks(page, ["T20"])  # a branch at move 3
+    step(page, "nav-back", 2)
+    choose(page, "#engine-select", "white")
+    choose(page, "#time-select", "2")
+    wait_idle(page)
+    page.click("#score-overlay")
+    tree = page.evaluate(TREE)
+    state = page.evaluate(STATE)
+    dialogs = len(browser.dialogs)
+    old_session = session_of(page)
+
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '2'")
+    assert [d["type"] for d in browser.dialogs[dialogs:]] == ["beforeunload"]
+    session = session_of(page)
+    assert session != old_session
+    assert check_agrees(page, server)["moves"] == [["black", "*20"], ["white", "S21"]]
+    assert page.evaluate(TREE) == tree
+    assert page.evaluate(STATE)["node"] == state["node"] == [0, 0]
+    assert page.evaluate(STATE)["future"] == state["future"] == 1
+    assert page.evaluate("document.getElementById('engine-select').value") == "white"
+    assert page.evaluate("document.getElementById('time-select').value") == "2"
+    assert page.evaluate("document.getElementById('score-overlay').checked") is False
+    assert server.one(session, "stargtp-param seconds") == "2"
+    # Forward follows the line last shown (the branch), then the other line is a click away.
+    step(page, "nav-forward", 3)
+    assert check_agrees(page, server)["moves"][2] == ["black", "T20"]
+    page.click('#move-list li.branch[data-move="T21"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    assert check_agrees(page, server)["moves"][2:] == [["black", "*21"], ["white", "T21"]]
+
+    # Nothing unsaved: leaving does not ask.
+    new_game(page, "star", 4, "none")
+    dialogs = len(browser.dialogs)
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '0'")
+    assert browser.dialogs[dialogs:] == []
