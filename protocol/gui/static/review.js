@@ -191,8 +191,25 @@ export function render() {
   } else {
     holder.replaceChildren();
   }
+  renderHere();
   renderMistakes(wrong);
   showOnBoard();
+}
+
+/** The review of the position shown, in words. */
+function renderHere() {
+  const here = $("review-here");
+  const review = tree.current ? reviewOf(tree.current) : null;
+  here.hidden = !review;
+  if (!review) {
+    here.textContent = "";
+    return;
+  }
+  let text = `This position: Black ${(review.black * 100).toFixed(1)}%, White ${((1 - review.black) * 100).toFixed(1)}%`;
+  if (review.lead !== null) text += `; Black ${review.lead >= 0 ? "leads" : "trails"} by ${Math.abs(review.lead)}`;
+  if (review.best) text += `; the engine's move: ${review.best} (line: ${review.line.join(" ")})`;
+  if (review.playouts !== null) text += `; ${review.playouts.toLocaleString("en")} playouts`;
+  here.textContent = `${text}.`;
 }
 
 function renderMistakes(wrong) {
