@@ -224,3 +224,17 @@ def test_the_review_of_an_engine_game_draws_the_lead_on_its_own_scale(page: Page
         wait_idle(page, f"document.body.dataset.moves === '{own[0] - 1}'")
         assert page.evaluate("document.getElementById('board').dataset.reviewLine") != ""
     screenshot(page, tmp_path, "gui-review.png")
+
+    # A reload keeps the review (in the page's copy of the tree) and its settings.
+    page.evaluate("(() => { const t = document.getElementById('review-threshold'); t.value = '25'; "
+                  "t.dispatchEvent(new Event('input', {bubbles: true})); })()")
+    shown = page.evaluate("document.body.dataset.moves")
+    page.reload()
+    wait_idle(page, f"document.body.dataset.moves === '{shown}'")
+    assert page.evaluate(f"{REVIEW}.running") == "0"
+    assert page.evaluate(GRAPH)["black"] == graph["black"] and page.evaluate(LEADS) == leads
+    assert page.evaluate("document.getElementById('review-limit').value") == "playouts 100"
+    assert page.evaluate("document.getElementById('review-threshold').value") == "25"
+    over_25 = [k for k in range(1, count)
+               if ((rates[k - 1] - rates[k]) if moves[k - 1][0] == "black" else (rates[k] - rates[k - 1])) * 100 > 25]
+    assert page.evaluate(MISTAKES) == over_25

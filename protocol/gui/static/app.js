@@ -116,7 +116,8 @@ function syncTree() {
 /** What the page keeps besides the tree (records.store). */
 function settings() {
   return { engine: S.engine, time: $("time-select").value, analysis: S.analysis.wanted,
-    score: $("score-overlay").checked, ownership: $("ownership-toggle").checked };
+    score: $("score-overlay").checked, ownership: $("ownership-toggle").checked,
+    review: review.settings() }; // hook: the review's settings
 }
 
 function applySettings(kept) {
@@ -129,6 +130,7 @@ function applySettings(kept) {
   $("analysis-toggle").checked = Boolean(kept.analysis);
   S.analysis.wanted = Boolean(kept.analysis);
   document.body.dataset.analysis = S.analysis.wanted ? "1" : "0";
+  review.applySettings(kept.review); // hook: the review's settings
 }
 
 // -- engine moves --------------------------------------------------------------------
@@ -448,8 +450,9 @@ function bindControls() {
   // hook: the review's controls
   $("review-start").addEventListener("click", () => review.start());
   $("review-stop").addEventListener("click", () => review.stop());
-  $("review-threshold").addEventListener("input", () => review.render());
-  $("review-line").addEventListener("change", () => review.render());
+  $("review-limit").addEventListener("change", keep);
+  $("review-threshold").addEventListener("input", () => { keep(); review.render(); });
+  $("review-line").addEventListener("change", () => { keep(); review.render(); });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select") !== null;
     if (event.key === "Escape" && S.chosen.length) {

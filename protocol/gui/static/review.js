@@ -21,7 +21,7 @@ export const PROPS = {
   playouts: "SGPO", // the playouts searched
 };
 
-const R = { running: false, stopping: false, done: 0, total: 0 };
+const R = { running: false, stopping: false, done: 0, total: 0, interrupting: null };
 let means = null; // {bridge, busy, refresh}: app.js's
 
 /** app.js gives the means to talk to the session and to redraw. */
@@ -31,6 +31,20 @@ export function connect(given) {
 
 export function running() {
   return R.running;
+}
+
+/** The review's settings, for the page's copy in localStorage. */
+export function settings() {
+  return { limit: $("review-limit").value, threshold: $("review-threshold").value, line: $("review-line").checked };
+}
+
+export function applySettings(kept) {
+  if (!kept) return;
+  if ([...$("review-limit").options].some((o) => o.value === kept.limit)) $("review-limit").value = kept.limit;
+  if (Number.isFinite(Number(kept.threshold)) && String(kept.threshold).trim() !== "") {
+    $("review-threshold").value = String(kept.threshold);
+  }
+  $("review-line").checked = kept.line !== false;
 }
 
 // -- the numbers ------------------------------------------------------------------------
@@ -128,6 +142,7 @@ export async function start() {
         render();
       }
     } finally {
+      clearInterval(R.interrupting);
       const steps = stepsBetween(at, home);
       R.running = false;
       if (steps.length) await bridge.gtp(steps);
@@ -139,11 +154,16 @@ export async function start() {
   render();
 }
 
-/** Stop the review: the running search answers now (# interrupt), and is not kept. */
+const INTERRUPT_EVERY = 500; // milliseconds between the interrupts a Stop sends
+
+/** Stop the review: the running search answers now (# interrupt), and is not kept.
+ * An interrupt that reaches the session before the search has started is a
+ * mere comment there, so Stop repeats it until the review has ended. */
 export function stop() {
-  if (!R.running) return;
+  if (!R.running || R.stopping) return;
   R.stopping = true;
   means.bridge.interrupt();
+  R.interrupting = setInterval(() => means.bridge.interrupt(), INTERRUPT_EVERY);
   render();
 }
 
