@@ -89,6 +89,7 @@ export async function loadRecord(text) {
       session().message(`Cannot load the record: ${answer.text}`);
       return;
     }
+    S.setup = null; // a record replaces a set-up being edited too
     tree.load(JSON.parse(shape.text));
     await session().refresh();
     session().clearMessage();

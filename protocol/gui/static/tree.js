@@ -94,7 +94,10 @@ export class GameTree {
   /** The node the session's moves lead to, adding what is new; it becomes the current node. */
   follow(moves) {
     let node = this.root;
-    for (const [colour, move] of moves) node = this.add(node, colour, move);
+    for (const [colour, move] of moves) {
+      node = this.add(node, colour, move);
+      node.move = move; // the session's own spelling of it
+    }
     this.select(node);
     this.changed(false);
     return node;
@@ -287,9 +290,12 @@ export async function goTo(node) {
   S.chosen = [];
   await driver.busy(async () => {
     const lines = stepsBetween(tree.current, node);
-    if (lines.length) await driver.gtp(lines);
-    tree.select(node);
-    await driver.refresh();
+    try {
+      if (lines.length) await driver.gtp(lines);
+      tree.select(node);
+    } finally {
+      await driver.refresh(); // where the session is, even after a refusal
+    }
   });
   return tree.current === node;
 }
