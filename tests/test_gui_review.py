@@ -238,3 +238,21 @@ def test_the_review_of_an_engine_game_draws_the_lead_on_its_own_scale(page: Page
     over_25 = [k for k in range(1, count)
                if ((rates[k - 1] - rates[k]) if moves[k - 1][0] == "black" else (rates[k] - rates[k - 1])) * 100 > 25]
     assert page.evaluate(MISTAKES) == over_25
+
+
+def test_a_new_game_ends_a_running_review(page: Page, server: GuiServer) -> None:
+    """New game while a review of an hour a position runs: the review stops
+    (its search interrupted, the old game not brought back) and the new game
+    is shown at once, with no error."""
+    new_game(page, "hex", 3, "none")
+    play_clicks(page, ["b2", "a3"])
+    page.evaluate("document.getElementById('review-limit').add(new Option('an hour', 'seconds 3600'))")
+    choose(page, "#review-limit", "seconds 3600")
+    page.click("#review-start")
+    page.wait_for(f"{REVIEW}.running === '1'", timeout=DEADLINE, message="the long review to start")
+    page.click("#new-game")
+    wait_idle(page, f"{REVIEW}.running === '0' && document.body.dataset.moves === '0'")
+    position = check_agrees(page, server)
+    assert (position["game"], position["size"], position["moves"]) == ("hex", 3, [])
+    assert page.evaluate("document.getElementById('message').hidden") is True
+    assert page.evaluate(f"{REVIEW}.reviewed") == "0" and page.evaluate(GRAPH) is None

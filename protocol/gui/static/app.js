@@ -316,6 +316,7 @@ function afterSettled() {
 
 async function newGame(name, size) {
   S.epoch++;
+  review.stop(); // hook: a new game ends a running review (its search answers now)
   if (S.thinking) bridge.interrupt();
   S.future = [];
   S.chosen = [];

@@ -118,6 +118,7 @@ export async function start() {
   const limit = $("review-limit").value; // "playouts N" or "seconds S"
   const line = tree.mainLine();
   const home = tree.current;
+  const epoch = S.epoch; // a new game or a loaded record (which may come meanwhile) ends the review
   Object.assign(R, { running: true, stopping: false, done: 0, total: line.length });
   render();
   const { bridge } = means;
@@ -127,7 +128,7 @@ export async function start() {
       const back = stepsBetween(at, tree.root);
       if (back.length) await bridge.gtp(back);
       at = tree.root;
-      for (let i = 0; i < line.length && !R.stopping; i++) {
+      for (let i = 0; i < line.length && !R.stopping && S.epoch === epoch; i++) {
         const node = line[i];
         const lines = i ? [`play ${node.colour} ${node.move}`] : [];
         lines.push(`stargtp-evaluate ${limit}`);
@@ -136,18 +137,20 @@ export async function start() {
         at = node;
         const answer = answers[answers.length - 1];
         if (!answer.ok) throw new Error(`stargtp-evaluate: ${answer.text}`);
-        if (R.stopping) break; // stopped mid-search: that answer is not a full one
+        if (R.stopping || S.epoch !== epoch) break; // stopped mid-search: that answer is not a full one
         store(node, JSON.parse(answer.text));
         R.done = i + 1;
         render();
       }
     } finally {
       clearInterval(R.interrupting);
-      const steps = stepsBetween(at, home);
       R.running = false;
-      if (steps.length) await bridge.gtp(steps);
-      tree.changed();
-      await means.refresh();
+      if (S.epoch === epoch) {
+        const steps = stepsBetween(at, home);
+        if (steps.length) await bridge.gtp(steps);
+        tree.changed();
+        await means.refresh();
+      }
     }
   });
   R.running = false;
