@@ -243,6 +243,29 @@ def ownership_analysis(position: Any, colour: int, ownership: Sequence[tuple[str
     return "ownership " + " ".join(f"{sign * (2 * share - 1):.3f}" for _, share in ownership)
 
 
+@dataclass(frozen=True)
+class SetupKind:
+    """A kind of piece a set-up may place (``Game.setup_rules``)."""
+
+    kind: str
+    """One lower-case word, as ``stargtp-setup`` takes it: ``black``, ``arrow``."""
+    label: str
+    """For people: ``Black stone``, ``Arrow``."""
+    contents: int
+    """What it puts on its point in a position's board (BLACK, WHITE, the Amazons' ARROW)."""
+
+
+@dataclass(frozen=True)
+class SetupRules:
+    """How a game is set up: the kinds of piece, and the names of the points
+    they go on."""
+
+    kinds: tuple[SetupKind, ...]
+    points: Callable[[Any], Sequence[str]]
+    """``position -> the name of every point of its board``, in board order
+    (the index of a set-up's contents): ``S43``, ``d1``, ``c4``."""
+
+
 def no_options(position: Any) -> dict[str, bool]:
     """For games without options: none."""
     return {}
@@ -339,6 +362,68 @@ class Game:
     real searches give the side to move less than this (docs/protocol.md,
     docs/search.md); None: this game never resigns a game that goes on
     (*Star passes and is scored, the Amazons play to the end)."""
+
+    setup_rules: SetupRules | None = None
+    """The pieces a set-up places and the points' names (``stargtp-setup``);
+    None: the game is not set up, only played."""
+    record_codec: Any = None
+    """What the game's SGF records mean (a :class:`stargtp.engine.sgf.RecordCodec`),
+    for game trees with variations (``stargtp-sgf-tree``); None: no trees."""
+
+    def set_up(self, size: int | None, to_move: int,
+               pieces: Sequence[tuple[str, Sequence[str]]]) -> Position:
+        """A position of ``size`` (the default when None) set up with
+        ``pieces``, ``(kind, [point names...])`` pairs (names in any case),
+        and ``to_move``, with no history. GameError saying why for a game
+        without set-up, an unknown kind, a name that is no point of the board,
+        a point given twice, or contents the game forbids; BadSize for a
+        size the game does not have.
+
+        >>> from stargtp.engine.games import find_game
+        >>> p = find_game("hex").set_up(3, WHITE, [("black", ["a1", "C3"])])
+        >>> p.history, p.format_move(p.legal_moves()[0]), find_game("hex").setup_of(p)
+        ([], 'b1', (2, {'black': ['a1', 'c3'], 'white': []}))
+        """
+        from stargtp.engine.colour import EMPTY
+        from stargtp.engine.errors import GameError
+
+        rules = self.setup_rules
+        if rules is None:
+            raise GameError(f"{self.title} has no set-up: its positions are only played")
+        empty = self.new_position(size)
+        names = list(rules.points(empty))
+        index = {name.lower(): point for point, name in enumerate(names)}
+        kinds = {kind.kind: kind for kind in rules.kinds}
+        board = [EMPTY] * len(names)
+        placed: dict[int, str] = {}
+        for kind, points in pieces:
+            if kind not in kinds:
+                raise GameError(f"unknown kind {kind!r}: {self.title} sets up "
+                                f"{', '.join(kinds)}")
+            for text in points:
+                point = index.get(text.lower())
+                if point is None:
+                    raise GameError(f"{text!r} is no point of the board ({empty.size} {self.size_word})")
+                if point in placed:
+                    raise GameError(f"{names[point]} is given twice ({placed[point]} and {kind})")
+                placed[point] = kind
+                board[point] = kinds[kind].contents
+        try:
+            return self.from_setup(board, to_move)
+        except GameError as exc:
+            raise GameError(f"{self.title} forbids this set-up: {exc}") from None
+
+    def setup_of(self, position: Position) -> tuple[int, dict[str, list[str]]] | None:
+        """The set-up ``position`` starts from as ``(to_move, {kind: [point
+        names]})`` (every kind, in board order), or None when it starts from
+        the game's usual start."""
+        setup = position.setup()
+        if setup is None or self.setup_rules is None:
+            return None
+        board, to_move = setup
+        names = self.setup_rules.points(position)
+        return to_move, {kind.kind: [names[point] for point, v in enumerate(board) if v == kind.contents]
+                         for kind in self.setup_rules.kinds}
 
     def option(self, name: str) -> GameOption:
         """The option called ``name``; GameError when the game has none."""

@@ -78,7 +78,27 @@ def read_record(text: str):
     ...
     stargtp.engine.errors.GameError: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11], y: GM[11])
     """
-    readers = [game for game in GAME_LIST if game.read_record is not None]
+    return _read_by_game(text, [game for game in GAME_LIST if game.read_record is not None],
+                         lambda game: game.read_record(text))
+
+
+def read_tree(text: str):
+    """The game tree of an SGF record with every variation, as
+    ``(game, RecordTree)`` (:func:`stargtp.engine.sgf.read_tree`), the game
+    found as :func:`read_record` finds it among the games that read trees.
+
+    >>> game, tree = read_tree("(;GM[18]SZ[6](;B[efdedf]C[main])(;B[bfbdcd]))")
+    >>> game.name, [(node.move, node.props) for node in tree.children]
+    ('amazons', [('e1-d2/d1', {'C': ['main']}), ('b1-b3/c3', {})])
+    """
+    from stargtp.engine.sgf import read_tree as read_game_tree
+
+    readers = [game for game in GAME_LIST if game.record_codec is not None]
+    return _read_by_game(text, readers, lambda game: (game, read_game_tree(text, game.record_codec)))
+
+
+def _read_by_game(text: str, readers: list[Game], read):
+    """``read(game)`` for the game of the record among ``readers``."""
     if not readers:
         raise GameError("no game of this engine reads records")
     found = re.search(r"GM\s*\[\s*([0-9]+)\s*\]", text)
@@ -87,13 +107,13 @@ def read_record(text: str):
         numbered = [game for game in readers if game.sgf_number == number]
         claimed = [game for game in numbered if game.claims_record is None or game.claims_record(text)]
         if numbered:
-            return (claimed or numbered)[0].read_record(text)
+            return read((claimed or numbered)[0])
         known = ", ".join(f"{game.name}: GM[{game.sgf_number}]" for game in readers)
         raise GameError(f"GM[{number}] is no game of this engine ({known})")
     failure: GameError | None = None
     for game in readers:
         try:
-            return game.read_record(text)
+            return read(game)
         except GameError as error:
             failure = error
     assert failure is not None

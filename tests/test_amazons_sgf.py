@@ -138,7 +138,7 @@ def test_compressed_points_lowercase_names_and_soft_breaks():
     ("(;GM[18];B[djdagd])", "move 1 .*black amazon on d10"),
     ("(;GM[18];W[djddgd])", "move 1 .*is white's"),
     ("(;GM[18];B[djddgd]W[adgjad])", "more than one move"),
-    ("(;GM[18];B[djddgd];AA[aa])", "only read in the root"),
+    ("(;GM[18];B[djddgd];AA[aa])", "node 2: AA after a move"),
     ("(;GM[18]PL[X])", "bad PL"),
     ("(;GM[18];B[djddgd]1)", "unexpected"),
     ("(;GM[18];B[djddgd]x[1])", "bad property name"),

@@ -79,7 +79,7 @@ def test_loadsgf_failures_leave_the_position(tmp_path):
                             f"loadsgf {tmp_path}", f"loadsgf {twice}", "loadsgf", f"loadsgf {bad} 0")
     assert answers[2:8] == [
         "? cannot load file: no such file\n\n",
-        "? cannot load file: SGF point 'zz' is off the 6x6 board\n\n",
+        "? cannot load file: move 1 (B[zzzzzz]): SGF point 'zz' is off the 6x6 board\n\n",
         "? cannot load file: not UTF-8 text\n\n",
         "? cannot load file: file too large (more than 1048576 bytes)\n\n",
         "? cannot load file: is a directory\n\n",

@@ -240,7 +240,7 @@ def test_results_file_komi_is_the_caption_komi(tmp_path, capsys):
     ("(;GM[1]SZ[19];B[dd])", "input: GM[1] is no game of this engine (star: GM[2004], amazons: GM[18], hex: GM[11], y: GM[11])"),
     ("(;GM[18]SZ[9])", "input: SZ[9]: Amazons is played here on (6, 8, 10) boards"),
     ("(;GM[2004]SZ[4];B[S40];W[s40])", "input: move 2 (W[s40]): S40 is occupied"),
-    ("(;GM[2004]SZ[4]AB[S40])", "input: node 0: AB: *Star records have no set-up"),
+    ("(;GM[2004]SZ[4]AB[S40]AW[S40])", "input: point S40 is set up twice (AB and AW)"),
 ])
 def test_unreadable_records(text, message):
     with pytest.raises(RecordError) as error:

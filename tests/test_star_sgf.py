@@ -220,12 +220,11 @@ def test_main_line_only_and_later_games_ignored():
     ("(;GM[2004]KM[six])", r"bad KM\[six\]"),
     ("(;GM[2004]KM[1e400])", r"bad KM\[1e400\]"),
     ("(;GM[2004]KM[nan])", r"bad KM\[nan\]"),
-    ("(;GM[2004]SZ[4]AB[S40])", r"node 0: AB: \*Star records have no set-up"),
-    ("(;GM[2004]SZ[4]AW[S40])", r"node 0: AW: \*Star records have no set-up"),
-    ("(;GM[2004]SZ[4]AE[S40])", r"node 0: AE: \*Star records have no set-up"),
-    ("(;GM[2004]SZ[4]PL[W])", r"node 0: PL: \*Star records have no set-up"),
-    ("(;GM[2004]SZ[4]AB[S40]AW[S40])", r"node 0: AB: \*Star records have no set-up"),
-    ("(;GM[2004]SZ[4];B[S40];AW[T40])", r"node 2: AW: \*Star records have no set-up"),
+    # Set-up is read before the first move (tests/test_setup_records.py), not after it.
+    ("(;GM[2004]SZ[4]AB[S40]AW[S40])", r"point S40 is set up twice \(AB and AW\)"),
+    ("(;GM[2004]SZ[4]AB[Z40])", r"node 0: AB\[Z40\]: 'Z40' is not a cell of the 4-ring board"),
+    ("(;GM[2004]SZ[4]PL[X])", r"node 0: bad PL\[X\]: B or W"),
+    ("(;GM[2004]SZ[4];B[S40];AW[T40])", r"node 2: AW after a move"),
     ("(;GM[2004]SZ[4];B[S40];W[S40])", r"move 2 \(W\[S40\]\): S40 is occupied"),
     ("(;GM[2004]SZ[6];B[*90])", r"move 1 \(B\[\*90\]\): '\*90' is not a cell of the 6-ring board"),
     ("(;GM[2004]SZ[4];B[dd])", r"move 1 \(B\[dd\]\): 'dd' is not a cell"),
@@ -338,8 +337,7 @@ def test_loadsgf_failures_of_star_records_leave_the_position(tmp_path):
     answers, session = talk("game amazons", "boardsize 6", "play w e1-e3/e4",
                             *(f"loadsgf {tmp_path / name}" for name in records), "game")
     assert answers[3:] == [
-        "? cannot load file: node 0: AB: *Star records have no set-up (AB, AW, AE, PL);"
-        " a position is recorded by its moves\n\n",
+        "? cannot load file: point S40 is set up twice (AB and AW)\n\n",
         "? cannot load file: move 2 (W[S40]): S40 is occupied\n\n",
         "? cannot load file: SZ[12]: a *Star board has 2..10 rings\n\n",
         "? cannot load file: move 3 (B[S40]): the game is over: both players passed\n\n",

@@ -379,14 +379,18 @@ def test_a_game_without_a_board_view() -> None:
 STAR_ENTRY = {"name": "star", "gtp_name": "Star", "title": "*Star", "sizes": [2, 3, 4, 5, 6, 7, 8, 9, 10],
               "default_size": 10, "size_word": "rings", "first": "black", "pass": "pass",
               "move_hint": "a cell label such as S43, or pass", "human": "black", "parts": 1,
-              "separators": [], "picture": True, "records": True}
+              "separators": [], "picture": True, "records": True,
+              "setup": [{"kind": "black", "label": "Black stone"}, {"kind": "white", "label": "White stone"}]}
 AMAZONS_ENTRY = {"name": "amazons", "gtp_name": "Amazons", "title": "Amazons", "sizes": [6, 8, 10],
                  "default_size": 10, "size_word": "squares a side", "first": "white", "pass": None,
                  "move_hint": "from-to/arrow, such as d1-d7/g7", "human": "white", "parts": 3,
-                 "separators": ["-", "/"], "picture": True, "records": True}
+                 "separators": ["-", "/"], "picture": True, "records": True,
+                 "setup": [{"kind": "black", "label": "Black amazon"}, {"kind": "white", "label": "White amazon"},
+                           {"kind": "arrow", "label": "Arrow"}]}
 HEX_ENTRY = {"name": "hex", "gtp_name": "Hex", "title": "Hex", "sizes": list(range(1, 20)), "default_size": 11,
              "size_word": "cells a side", "first": "black", "pass": None, "move_hint": "a cell label such as c4",
-             "human": "black", "parts": 1, "separators": [], "picture": True, "records": True}
+             "human": "black", "parts": 1, "separators": [], "picture": True, "records": True,
+             "setup": STAR_ENTRY["setup"]}
 Y_ENTRY = {**HEX_ENTRY, "name": "y", "gtp_name": "Y", "title": "Y", "default_size": 13}
 EVERY_ENTRY = [STAR_ENTRY, AMAZONS_ENTRY, HEX_ENTRY, Y_ENTRY]
 
@@ -413,5 +417,5 @@ def test_games_lists_a_registered_game_from_its_descriptor() -> None:
         "name": "tictactoe", "gtp_name": "TicTacToe", "title": "Tic-tac-toe", "sizes": [3, 4], "default_size": 3,
         "size_word": "squares a side", "first": "black", "pass": None,
         "move_hint": third_game.TICTACTOE.move_hint, "human": "black", "parts": 1, "separators": [],
-        "picture": False, "records": False}
+        "picture": False, "records": False, "setup": []}
     assert "stargtp-games" in answers[1].split()

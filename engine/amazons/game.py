@@ -12,10 +12,11 @@ from stargtp.engine.amazons.playout import random_playout
 from stargtp.engine.amazons.position import Position
 from stargtp.engine.amazons.scoring import Score, is_settled, score
 from stargtp.engine.amazons.search import AmazonsMcts
-from stargtp.engine.amazons.sgf import read_sgf, write_sgf
-from stargtp.engine.colour import WHITE
-from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, moves_left_from_cells, plain_tree_hooks
+from stargtp.engine.amazons.geometry import ARROW
+from stargtp.engine.amazons.sgf import CODEC, read_sgf, write_sgf
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.errors import BadSize, GameError, IllegalMove
+from stargtp.engine.game import Game, SetupKind, SetupRules, moves_left_from_cells, plain_tree_hooks
 
 
 def _score(position: Position, komi: float) -> Score:
@@ -23,7 +24,22 @@ def _score(position: Position, komi: float) -> Score:
 
 
 def _from_setup(board: Sequence[int], to_move: int) -> Position:
-    return Position.from_board(list(board), to_move)
+    """Any number of amazons and arrows on any squares is a position (a
+    side without a move has lost); IllegalMove for contents that fit no board."""
+    try:
+        return Position.from_board(list(board), to_move)
+    except (ValueError, BadSize) as exc:
+        raise IllegalMove(str(exc)) from None
+
+
+def _points(position: Position) -> tuple[str, ...]:
+    return position.geometry.names
+
+
+SETUP = SetupRules((SetupKind("black", "Black amazon", BLACK), SetupKind("white", "White amazon", WHITE),
+                    SetupKind("arrow", "Arrow", ARROW)), _points)
+"""An Amazons set-up places amazons of either colour and arrows on any
+squares (docs/rules-amazons.md, "Set-up")."""
 
 
 def _playout_winner(position: Position, rng: random.Random, komi: float) -> int:
@@ -109,6 +125,8 @@ AMAZONS = Game(
     commands=("printsgf",),
     move_hint="from-to/arrow, such as d1-d7/g7",
     human_colour=WHITE,
+    setup_rules=SETUP,
+    record_codec=CODEC,
 )
 
 Position.rules = AMAZONS

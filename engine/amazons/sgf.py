@@ -15,12 +15,15 @@ and SGF ``W`` is our BLACK, in moves (``B[...]``), setup (``AB``/``AW``),
 **Start.** Without setup properties a record starts from the usual start of
 its ``SZ`` (default 10; SGF itself defines only the 10x10 start, so records
 of other sizes are written with explicit ``AB``/``AW``). Setup properties are
-read in the root node only, where they replace the start position entirely.
+read in the root node and the nodes before the first move, where they
+replace the start position entirely (``PL`` alone keeps the usual start and
+gives the move to the side it names).
 
-Only the main line is read (the first child at every branch); ``GM`` must be
-18 if present; sizes other than 6, 8, 10, a point set up twice (``AB`` and
-``AW`` on one point, say) and any move that is not legal make the record
-unreadable (:class:`SgfError`).
+Only the main line is read (the first child at every branch;
+:func:`stargtp.engine.sgf.read_tree` reads the variations too); ``GM``
+must be 18 if present; sizes other than 6, 8, 10, a point set up twice in a
+node (``AB`` and ``AW`` on one point, say) and any move that is not legal
+make the record unreadable (:class:`SgfError`).
 
 >>> from stargtp.engine.amazons.position import Position
 >>> p = Position(); p.play(p.parse_move("d1-d7/g7"))
@@ -35,8 +38,7 @@ from __future__ import annotations
 from stargtp.engine.amazons.geometry import ARROW, SIZES, Geometry, geometry
 from stargtp.engine.amazons.position import Move, Position
 from stargtp.engine.colour import BLACK, EMPTY, WHITE
-from stargtp.engine.errors import IllegalMove
-from stargtp.engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
+from stargtp.engine.sgf import RecordCodec, SgfError, escape, properties_text, read_line, record_text
 
 _SGF_COLOUR = {WHITE: "B", BLACK: "W"}
 """Our colour -> SGF colour letter (the first mover is SGF ``B``)."""
@@ -89,6 +91,15 @@ def write_sgf(position: Position, result: str | None = None,
     engine's colours) is written as ``RE`` in SGF colours; ``properties`` adds
     root properties such as ``PB``/``PW`` as given (note the colour swap)."""
     geo = position.geometry
+    extra = f"RE[{escape(_result_to_sgf(result))}]" if result is not None else ""
+    moves = [(sgf_colour(colour), move_to_sgf(move, geo)) for colour, move in position.history]
+    return record_text(_head(position, 0.0, extra + properties_text(properties)), None, moves)
+
+
+def _head(position: Position, komi: float, text: str) -> str:
+    """The root node: the game, size, the start unless it is the 10x10
+    start, then ``text``."""
+    geo = position.geometry
     board, to_move = position.initial_board
     root = f"(;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[{geo.size}]"
     standard = Position(geo.size).initial_board
@@ -99,10 +110,7 @@ def write_sgf(position: Position, result: str | None = None,
                 root += prop + "".join(f"[{p}]" for p in points)
         if to_move != WHITE:
             root += f"PL[{sgf_colour(to_move)}]"
-    if result is not None:
-        root += f"RE[{escape(_result_to_sgf(result))}]"
-    moves = [(sgf_colour(colour), move_to_sgf(move, geo)) for colour, move in position.history]
-    return record_text(root, properties, moves)
+    return root + text
 
 
 def _result_to_sgf(result: str) -> str:
@@ -137,14 +145,8 @@ def _points(values: list[str], geo: Geometry) -> list[int]:
     return squares
 
 
-_SETUP = ("AB", "AW", "AE", "AA", "PL")
-
-
-def read_sgf(text: str) -> Position:
-    """The position at the end of the record's main line, with its moves as
-    history. SgfError for anything unreadable, including an illegal move."""
-    nodes = parse_main_line(text)
-    root = nodes[0]
+def _start(root: dict[str, list[str]], values: list[str]) -> Position:
+    """The usual start of the record's ``SZ`` (its ``GM`` checked)."""
     game = root.get("GM", ["18"])[0].strip()
     if game != "18":
         raise SgfError(f"GM[{game}] is not Amazons (GM[18])")
@@ -158,38 +160,41 @@ def read_sgf(text: str) -> Position:
         raise SgfError(f"bad SZ[{size_text}]") from None
     if size not in SIZES:
         raise SgfError(f"SZ[{size}]: Amazons is played here on {SIZES} boards")
-    geo = geometry(size)
-    if any(prop in root for prop in _SETUP):
-        board = [EMPTY] * geo.square_count
-        set_by: dict[int, str] = {}
-        for prop, contents in (("AB", WHITE), ("AW", BLACK), ("AA", ARROW), ("AE", EMPTY)):
-            for square in _points(root.get(prop, []), geo):
-                if square in set_by:  # two contents for one point: no position
-                    raise SgfError(f"point {point_to_sgf(square, geo)} is set up twice"
-                                   f" ({set_by[square]} and {prop})")
-                set_by[square] = prop
-                board[square] = contents
-        to_move = WHITE
-        if "PL" in root:
-            letter = root["PL"][0].strip().upper()[:1]
-            if letter not in _OUR_COLOUR:
-                raise SgfError(f"bad PL[{root['PL'][0]}]")
-            to_move = colour_from_sgf(letter)
-        position = Position.from_board(board, to_move)
-    else:
-        position = Position(size)
-    for number, node in enumerate(nodes):
-        if number and any(prop in node for prop in _SETUP):
-            raise SgfError(f"node {number}: setup properties are only read in the root node")
-        played = node_move(node, number)
-        if played is None:
-            continue
-        letter, value = played[0], played[1].strip()
-        if not value:
-            raise SgfError(f"node {number}: Amazons has no pass")
-        move = move_from_sgf(value, geo)
-        try:
-            position.play(move, colour_from_sgf(letter))
-        except IllegalMove as exc:
-            raise SgfError(f"move {len(position.history) + 1} ({letter}[{value}]): {exc}") from None
-    return position
+    return Position(size)
+
+
+def _move_from_sgf(position: Position, value: str) -> Move:
+    value = value.strip()
+    if not value:
+        raise SgfError("Amazons has no pass")
+    return move_from_sgf(value, position.geometry)
+
+
+def _move_to_sgf(position: Position, move: Move) -> str:
+    return move_to_sgf(move, position.geometry)
+
+
+def _set_up_points(position: Position, value: str) -> list[int]:
+    return _points([value], position.geometry)
+
+
+def _point_to_sgf(position: Position, square: int) -> str:
+    return point_to_sgf(square, position.geometry)
+
+
+def _white_moves(board) -> int:
+    return WHITE
+
+
+CODEC = RecordCodec(start=_start, head=_head, move_to_sgf=_move_to_sgf, move_from_sgf=_move_from_sgf,
+                    points=_set_up_points, point_to_sgf=_point_to_sgf,
+                    letters=tuple(_SGF_COLOUR.items()),
+                    setup=(("AB", WHITE), ("AW", BLACK), ("AA", ARROW), ("AE", EMPTY)),
+                    default_to_move=_white_moves)
+"""What an Amazons record means (:mod:`stargtp.engine.sgf` reads and writes trees with it)."""
+
+
+def read_sgf(text: str) -> Position:
+    """The position at the end of the record's main line, with its moves as
+    history. SgfError for anything unreadable, including an illegal move."""
+    return read_line(text, CODEC)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from stargtp.engine.colour import BLACK
+from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.connection.playout import playout_winner, tree_hooks
 from stargtp.engine.connection.scoring import Score, score
-from stargtp.engine.game import Game, GameOption, ownership_analysis
+from stargtp.engine.game import Game, GameOption, SetupKind, SetupRules, ownership_analysis
 
 
 def no_move(position: Any, komi: float) -> None:
@@ -52,6 +52,16 @@ def swap_option(effect: str) -> GameOption:
                       f"the second player may answer the first move with swap-pieces: {effect}")
 
 
+def cell_names(position: Any) -> tuple[str, ...]:
+    """The label of every cell, in board order."""
+    return tuple(cell.label for cell in position.geometry.cells)
+
+
+SETUP = SetupRules((SetupKind("black", "Black stone", BLACK), SetupKind("white", "White stone", WHITE)),
+                   cell_names)
+"""A set-up places stones of either colour on any cells (docs/rules-hex.md, "Set-up")."""
+
+
 def connection_game(*, position: type, **fields: Any) -> Game:
     """A connection game's descriptor: the shared fields, then ``fields``."""
     shared: dict[str, Any] = dict(
@@ -72,6 +82,7 @@ def connection_game(*, position: type, **fields: Any) -> Game:
         analysis=ownership_analysis,
         ended_by="connection",
         resign_below=RESIGN_BELOW,
+        setup_rules=SETUP,
     )
     shared.update(fields)
     return Game(**shared)

@@ -25,21 +25,26 @@ error. SGF ``B`` is black, who moves first, and ``W`` is white.
 **Set-up.** A set-up position (``stargtp`` ``setup()``) is written as
 HexGui saves a position: the root, then a node with ``AB``, ``AW`` and
 ``PL`` (the side to move). Reading takes ``AB``, ``AW``, ``AE`` and ``PL`` in
-any node before the first move; set-up after a move is refused.
+the root and the nodes before the first move (a point once per node);
+set-up after a move is refused.
 
 **Options.** A record with ``swap-pieces`` is read with the swap rule on;
 any other record with it off (a record does not say that swap was allowed
 but not used).
 
-Only the main line is read (the first child at every branch); every move
+Only the main line is read (the first child at every branch;
+:func:`stargtp.engine.sgf.read_tree` reads the variations too); every move
 must be legal; every failure is an :class:`SgfError` (a GameError) saying why.
 """
 
 from __future__ import annotations
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from functools import partial
+
 from stargtp.engine.errors import IllegalMove
-from stargtp.engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
+from stargtp.engine.sgf import RecordCodec, SgfError, escape, parse_main_line, properties_text, read_line, \
+    record_text
 
 GM_NUMBER = 11
 """SGF's game number for Hex, which HexGui writes for Y boards too."""
@@ -48,8 +53,6 @@ Y_MARK = ("BOARD", "Y")
 """The private root property that marks a Y record: ``BOARD[Y]``."""
 
 _SGF_COLOUR = {BLACK: "B", WHITE: "W"}
-_OUR_COLOUR = {"B": BLACK, "W": WHITE}
-_SETUP = ("AB", "AW", "AE", "PL")
 RESIGN = "resign"
 
 
@@ -71,17 +74,23 @@ def claims_record(text: str, y_board: bool) -> bool:
 def write_record(position, result: str | None = None, properties: dict[str, str] | None = None,
                  mark: str = "") -> str:
     """The record of ``position``: ``GM[11]``, its size, ``mark`` (the Y
-    record's ``BOARD[Y]``), the result, its set-up as a node of ``AB``/``AW``/
-    ``PL`` when it has one, and every move, one node a line. ``result`` is
-    written as ``RE``; without it a finished game gets its winner's ``B+`` or
-    ``W+``, an unfinished one no ``RE``. ``properties`` adds root properties."""
+    record's ``BOARD[Y]``), the result, ``properties`` (more root
+    properties), its set-up as a node of ``AB``/``AW``/``PL`` when it has
+    one, and every move, one node a line. ``result`` is written as ``RE``;
+    without it a finished game gets its winner's ``B+`` or ``W+``, an
+    unfinished one no ``RE``."""
     from stargtp.engine.connection.scoring import score
 
-    root = f"(;GM[{GM_NUMBER}]FF[4]CA[UTF-8]AP[stargtp]SZ[{position.size}]{mark}"
     if result is None and position.is_over():
         result = score(position).gtp_result()
-    if result is not None:
-        root += f"RE[{escape(result)}]"
+    extra = f"RE[{escape(result)}]" if result is not None else ""
+    moves = [(_SGF_COLOUR[colour], position.format_move(move)) for colour, move in position.history]
+    return record_text(head(position, 0.0, extra + properties_text(properties), mark), None, moves)
+
+
+def head(position, komi: float, text: str, mark: str) -> str:
+    """The root (``GM[11]``, size, ``mark``, ``text``), then the set-up's own node."""
+    root = f"(;GM[{GM_NUMBER}]FF[4]CA[UTF-8]AP[stargtp]SZ[{position.size}]{mark}{text}"
     setup = position.setup()
     if setup is not None:
         board, to_move = setup
@@ -91,8 +100,7 @@ def write_record(position, result: str | None = None, properties: dict[str, str]
             if cells:
                 node += prop + "".join(f"[{label}]" for label in cells)
         root += f"\n;{node}PL[{_SGF_COLOUR[to_move]}]"
-    moves = [(_SGF_COLOUR[colour], position.format_move(move)) for colour, move in position.history]
-    return record_text(root, properties, moves)
+    return root
 
 
 def point_from_sgf(position, value: str) -> int:
@@ -128,71 +136,42 @@ def _size(root: dict[str, list[str]], title: str, sizes: tuple[int, ...], defaul
     return size
 
 
-def read_record(text: str, position_class, y_board: bool):
-    """The position at the end of a record's main line, as ``position_class``
-    (Hex or Y, ``y_board`` saying which), its moves as history. SgfError for
-    anything unreadable, including an illegal move."""
+def start(root: dict[str, list[str]], values: list[str], position_class, y_board: bool):
+    """The empty board of the record's size, with the swap rule when a move
+    value is a swap (the ``GM`` and ``BOARD`` checked)."""
     rules = position_class.rules
-    nodes = parse_main_line(text)
-    root = nodes[0]
     if "GM" in root and root["GM"][0].strip() != str(GM_NUMBER):
         raise SgfError(f"GM[{root['GM'][0].strip()}] is not {rules.title} (GM[{GM_NUMBER}])")
     if is_y_record(root) and not y_board:
         raise SgfError(f"the record is of Y (BOARD[Y]), not {rules.title}")
     size = _size(root, rules.title, rules.sizes, rules.default_size)
-    swapped = any(node_move(node, n) is not None
-                  and node_move(node, n)[1].strip().lower() in position_class.SWAP_NAMES
-                  for n, node in enumerate(nodes))
-    position = position_class(size, swap=swapped)
-    contents = [EMPTY] * position.geometry.cell_count
-    to_move: int | None = None
-    set_up = False
-    resigned = False
-
-    def set_up_position():
-        """The position the set-up nodes describe, before the first move."""
-        try:
-            return position_class.from_setup(contents, to_move or _first_to_move(contents))
-        except IllegalMove as exc:
-            raise SgfError(f"the set-up: {exc}") from None
-
-    for number, node in enumerate(nodes):
-        setup = [prop for prop in _SETUP if prop in node]
-        if setup:
-            if position.history:
-                raise SgfError(f"node {number}: {setup[0]} after a move: set-up is read only"
-                               " before the first move")
-            set_up = True
-            for prop, colour in (("AB", BLACK), ("AW", WHITE), ("AE", EMPTY)):
-                for value in node.get(prop, []):
-                    contents[point_from_sgf(position, value)] = colour
-            if "PL" in node:
-                letter = node["PL"][0].strip().upper()[:1]
-                if letter not in _OUR_COLOUR:
-                    raise SgfError(f"node {number}: bad PL[{node['PL'][0]}]: B or W")
-                to_move = _OUR_COLOUR[letter]
-        move = node_move(node, number)
-        if move is None:
-            continue
-        letter, value = move
-        if resigned:
-            raise SgfError(f"node {number}: {letter}[{value}] after a resignation")
-        if value.strip().lower() == RESIGN:
-            resigned = True
-            continue
-        if set_up and not position.history:
-            position = set_up_position()
-        where = f"move {len(position.history) + 1} ({letter}[{value}])"
-        try:
-            position.play(move_from_sgf(position, value), _OUR_COLOUR[letter])
-        except IllegalMove as exc:
-            raise SgfError(f"{where}: {exc}") from None
-    if set_up and not position.history:
-        position = set_up_position()
-    return position
+    swapped = any(value.strip().lower() in position_class.SWAP_NAMES for value in values)
+    return position_class(size, swap=swapped)
 
 
-def _first_to_move(contents: list[int]) -> int:
-    """Without ``PL``: black when the colours have as many stones, else white
-    (as MoHex counts whose turn it is)."""
-    return BLACK if contents.count(BLACK) <= contents.count(WHITE) else WHITE
+def _points(position, value: str) -> list[int]:
+    return [point_from_sgf(position, value)]
+
+
+def _format(position, move: int) -> str:
+    return position.format_move(move)
+
+
+def _resigns(value: str) -> bool:
+    return value.strip().lower() == RESIGN
+
+
+def codec(position_class, y_board: bool, mark: str) -> RecordCodec:
+    """What a record of Hex (``y_board`` False) or Y means, for
+    :mod:`stargtp.engine.sgf`."""
+    return RecordCodec(start=partial(start, position_class=position_class, y_board=y_board),
+                       head=partial(head, mark=mark), move_to_sgf=_format, move_from_sgf=move_from_sgf,
+                       points=_points, point_to_sgf=_format, own=frozenset({Y_MARK[0]}),
+                       ends_line=_resigns)
+
+
+def read_record(text: str, record_codec: RecordCodec):
+    """The position at the end of a record's main line (Hex or Y, as the
+    codec says), its moves as history. SgfError for anything unreadable,
+    including an illegal move."""
+    return read_line(text, record_codec)

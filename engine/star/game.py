@@ -4,26 +4,30 @@ about *Star, in one object (:data:`STAR`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from functools import lru_cache
 
-from stargtp.engine.colour import BLACK
-from stargtp.engine.errors import GameError
-from stargtp.engine.game import Game, TreeHooks, moves_left_from_cells, ownership_analysis
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.game import Game, SetupKind, SetupRules, TreeHooks, moves_left_from_cells, ownership_analysis
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
 from stargtp.engine.star.position import PASS, Position
 from stargtp.engine.star.scoring import Score, is_settled, score
-from stargtp.engine.star.sgf import GM_NUMBER, read_sgf, write_sgf
+from stargtp.engine.star.sgf import CODEC, GM_NUMBER, read_sgf, write_sgf
 
 
 def _score(position: Position, komi: float) -> Score:
     return score(position, komi)
 
 
-def _from_setup(board: Sequence[int], to_move: int) -> Position:
-    raise GameError("*Star positions are not set up, only played")  # so records have no AB/AW
+def _points(position: Position) -> tuple[str, ...]:
+    return position.geometry.labels
+
+
+SETUP = SetupRules((SetupKind("black", "Black stone", BLACK), SetupKind("white", "White stone", WHITE)),
+                   _points)
+"""A *Star set-up places stones of either colour on any cells
+(docs/rules-star.md, "Set-up")."""
 
 
 def _playout_winner(position: Position, rng: random.Random, komi: float) -> int | None:
@@ -122,7 +126,7 @@ STAR = Game(
     default_size=10,
     size_word="rings",
     position=Position,
-    from_setup=_from_setup,
+    from_setup=Position.from_setup,
     score=_score,
     playout_winner=_playout_winner,
     tree_hooks=_tree_hooks,
@@ -140,6 +144,8 @@ STAR = Game(
     commands=("list_stars", "printsgf"),
     move_hint="a cell label such as S43, or pass",
     human_colour=BLACK,
+    setup_rules=SETUP,
+    record_codec=CODEC,
 )
 
 Position.rules = STAR

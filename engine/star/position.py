@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
 from stargtp.engine.errors import CannotUndo, IllegalMove
-from stargtp.engine.star.geometry import Geometry, geometry
+from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, Geometry, geometry
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.diagram import text_picture
 
@@ -31,7 +31,7 @@ class Position:
     game = "star"
 
     __slots__ = ("geometry", "board", "to_move", "history", "black_bits", "white_bits",
-                 "_bit_of", "_empty_count", "_movers")
+                 "_bit_of", "_empty_count", "_movers", "_setup")
 
     def __init__(self, rings: int = 10) -> None:
         self.geometry: Geometry = geometry(rings)  # raises BadSize
@@ -45,10 +45,45 @@ class Position:
         self._bit_of = layout(rings).bit_of
         self._empty_count = self.geometry.cell_count
         self._movers: list[int] = []  # to_move before each move, so undo restores it
+        self._setup: tuple[tuple[int, ...], int] | None = None
 
-    def setup(self) -> None:
-        """*Star games always start from the empty board: no set-up."""
-        return None
+    @classmethod
+    def from_setup(cls, board, to_move: int) -> "Position":
+        """A position set up with ``board`` (cell contents in board order,
+        EMPTY, BLACK or WHITE; its length says the number of rings) and
+        ``to_move``, with no history. Any contents are a position: a full
+        board is a finished game. IllegalMove (a GameError) for contents that
+        fit no board.
+
+        >>> p = Position.from_setup([BLACK] + [EMPTY] * 13 + [WHITE], WHITE)
+        >>> p.size, p.to_move == WHITE, p.history, p.setup()[1] == WHITE
+        (2, True, [], True)
+        >>> Position.from_setup([EMPTY] * 15, BLACK).setup() is None  # the usual start
+        True
+        """
+        rings = [r for r in range(MIN_RINGS, MAX_RINGS + 1) if geometry(r).cell_count == len(board)]
+        if not rings:
+            raise IllegalMove(f"no *Star board has {len(board)} cells")
+        if to_move not in (BLACK, WHITE) or any(v not in (EMPTY, BLACK, WHITE) for v in board):
+            raise IllegalMove("set-up contents must be empty, black or white")
+        position = cls(rings[0])
+        for cell, colour in enumerate(board):
+            if colour != EMPTY:
+                position.board[cell] = colour
+                position._empty_count -= 1
+                if colour == BLACK:
+                    position.black_bits |= position._bit_of[cell]
+                else:
+                    position.white_bits |= position._bit_of[cell]
+        position.to_move = to_move
+        if to_move != BLACK or position._empty_count != len(board):
+            position._setup = (tuple(board), to_move)
+        return position
+
+    def setup(self) -> tuple[tuple[int, ...], int] | None:
+        """``(board, to_move)`` the moves start from when set up
+        (:meth:`from_setup`), else None (the empty board, black to move)."""
+        return self._setup
 
     @property
     def rings(self) -> int:
@@ -156,6 +191,7 @@ class Position:
         other._bit_of = self._bit_of
         other._empty_count = self._empty_count
         other._movers = self._movers.copy()
+        other._setup = self._setup
         return other
 
     def perft(self, depth: int) -> int:

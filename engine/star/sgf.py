@@ -20,11 +20,18 @@ when the quarks decide a zero margin, ``0`` for a tie); the writer gives the
 ``result`` it is handed, or else, for a finished game, the score with the
 record's komi, as ``final_score`` answers it.
 
-**Reading.** Only the main line is read (the first child at every branch);
-``GM[2004]`` must be there; set-up (``AB``, ``AW``, ``AE``, ``PL``) is
-refused in every node, since a *Star position is only ever played; every move
-must be legal (no move after the game is over); a bad ``SZ`` or ``KM`` is
-refused. Every failure is an :class:`SgfError` (a GameError) saying why.
+**Set-up.** A position that does not start from the empty board with black
+to move (``stargtp-setup``) is written in the root as HexGui and Go write
+set-up: ``AB`` and ``AW`` with the cell labels, and ``PL`` (always), after
+``RE``. Reading takes ``AB``, ``AW``, ``AE`` and ``PL`` in the root and in
+the nodes before the first move; without ``PL`` black moves when the
+colours have as many stones, else white. Set-up after a move is refused.
+
+**Reading.** Only the main line is read (the first child at every branch;
+:func:`stargtp.engine.sgf.read_tree` reads the variations too);
+``GM[2004]`` must be there; every move must be legal (no move after the
+game is over); a bad ``SZ`` or ``KM`` is refused. Every failure is an
+:class:`SgfError` (a GameError) saying why.
 
 >>> from stargtp.engine.star.position import Position
 >>> p = Position(3); p.play(p.parse_move("S31")); p.play(PASS)
@@ -46,14 +53,14 @@ from decimal import Decimal
 # The SGF syntax (the main-line parser, value unescaping) and its error are
 # game-neutral; they live with the Amazons records, which came first.
 from stargtp.engine.colour import BLACK, WHITE
-from stargtp.engine.errors import IllegalMove
-from stargtp.engine.sgf import SgfError, escape, node_move, parse_main_line, record_text
+from stargtp.engine.sgf import (RecordCodec, SgfError, escape, parse_main_line, properties_text, read_line,
+                                record_text)
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS
 from stargtp.engine.star.position import PASS, Position
 from stargtp.engine.star.scoring import score
 
 __all__ = ["GM_NUMBER", "SgfError", "read_sgf", "write_sgf", "record_komi", "move_to_sgf",
-           "move_from_sgf", "format_komi"]
+           "move_from_sgf", "format_komi", "CODEC"]
 
 GM_NUMBER = 2004
 """The ``GM[n]`` of *Star records (unregistered: see the module docstring)."""
@@ -62,8 +69,6 @@ DEFAULT_RINGS = 10
 """The size of a record without ``SZ`` (the protocol's default board)."""
 
 _SGF_COLOUR = {BLACK: "B", WHITE: "W"}
-_OUR_COLOUR = {"B": BLACK, "W": WHITE}
-_SETUP = ("AB", "AW", "AE", "PL")
 _REAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
 
 
@@ -96,21 +101,34 @@ def format_komi(komi: float) -> str:
 
 def write_sgf(position: Position, result: str | None = None,
               properties: dict[str, str] | None = None, komi: float = 0.0) -> str:
-    """The record of ``position``: its size, komi (when not 0), result, and
-    every move of its history, one node a line. ``result`` (``B+3``, ``W+R``:
-    SGF and this engine name the colours alike) is written as ``RE``; without
-    it a finished game gets its score's result with ``komi``, and an
-    unfinished one no ``RE``. ``properties`` adds root properties (``PB``,
-    ``PW``, ``C``...) as given."""
+    """The record of ``position``: its size, komi (when not 0), result, its
+    set-up when it has one, and every move of its history, one node a line.
+    ``result`` (``B+3``, ``W+R``: SGF and this engine name the colours
+    alike) is written as ``RE``; without it a finished game gets its score's
+    result with ``komi``, and an unfinished one no ``RE``. ``properties``
+    adds root properties (``PB``, ``PW``, ``C``...) as given."""
+    if result is None and position.is_over():
+        result = score(position, komi).gtp_result()
+    extra = f"RE[{escape(result)}]" if result is not None else ""
+    moves = [(_SGF_COLOUR[colour], move_to_sgf(position, move)) for colour, move in position.history]
+    return record_text(_head(position, komi, extra + properties_text(properties)), None, moves)
+
+
+def _head(position: Position, komi: float, text: str) -> str:
+    """The root node: the game, size, komi, ``text``, then the set-up."""
     root = f"(;GM[{GM_NUMBER}]FF[4]CA[UTF-8]AP[stargtp]SZ[{position.size}]"
     if komi:
         root += f"KM[{format_komi(komi)}]"
-    if result is None and position.is_over():
-        result = score(position, komi).gtp_result()
-    if result is not None:
-        root += f"RE[{escape(result)}]"
-    moves = [(_SGF_COLOUR[colour], move_to_sgf(position, move)) for colour, move in position.history]
-    return record_text(root, properties, moves)
+    root += text
+    setup = position.setup()
+    if setup is not None:
+        board, to_move = setup
+        for prop, colour in (("AB", BLACK), ("AW", WHITE)):
+            cells = [position.format_move(cell) for cell, v in enumerate(board) if v == colour]
+            if cells:
+                root += prop + "".join(f"[{label}]" for label in cells)
+        root += f"PL[{_SGF_COLOUR[to_move]}]"
+    return root
 
 
 # -- reading ------------------------------------------------------------------
@@ -153,27 +171,29 @@ def record_komi(text: str) -> float:
     return _komi(root)
 
 
-def read_sgf(text: str) -> Position:
-    """The position at the end of the record's main line, with its moves as
-    history. SgfError for anything unreadable, including an illegal move."""
-    nodes = parse_main_line(text)
-    root = nodes[0]
+def _start(root: dict[str, list[str]], values: list[str]) -> Position:
+    """The empty board of the record's ``SZ`` (its ``GM`` and ``KM`` checked)."""
     _check_game(root)
     rings = _rings(root)
-    _komi(root)  # checked, not kept: the position has no komi (record_komi reads it)
-    position = Position(rings)
-    for number, node in enumerate(nodes):
-        setup = [prop for prop in _SETUP if prop in node]
-        if setup:
-            raise SgfError(f"node {number}: {setup[0]}: *Star records have no set-up"
-                           " (AB, AW, AE, PL); a position is recorded by its moves")
-        move = node_move(node, number)
-        if move is None:
-            continue
-        letter, value = move
-        where = f"move {len(position.history) + 1} ({letter}[{value}])"
-        try:
-            position.play(move_from_sgf(position, value), _OUR_COLOUR[letter])
-        except IllegalMove as exc:
-            raise SgfError(f"{where}: {exc}") from None
-    return position
+    _komi(root)
+    return Position(rings)
+
+
+def _points(position: Position, value: str) -> list[int]:
+    return [position.geometry.parse(value.strip())]
+
+
+def _point_to_sgf(position: Position, cell: int) -> str:
+    return position.format_move(cell)
+
+
+CODEC = RecordCodec(start=_start, head=_head, move_to_sgf=move_to_sgf, move_from_sgf=move_from_sgf,
+                    points=_points, point_to_sgf=_point_to_sgf, komi=_komi, own=frozenset({"KM"}))
+"""What a *Star record means (:mod:`stargtp.engine.sgf` reads and writes trees with it)."""
+
+
+def read_sgf(text: str) -> Position:
+    """The position at the end of the record's main line, with its set-up and
+    its moves as history. SgfError for anything unreadable, including an
+    illegal move."""
+    return read_line(text, CODEC)

@@ -7,7 +7,7 @@ from stargtp.engine.connection.descriptor import connection_game, swap_option
 from stargtp.engine.game import moves_left_from_cells
 from stargtp.engine.y.geometry import DEFAULT_SIZE, SIZES
 from stargtp.engine.y.position import Position
-from stargtp.engine.y.sgf import GM_NUMBER, is_mine, read_sgf, write_sgf
+from stargtp.engine.y.sgf import CODEC, GM_NUMBER, is_mine, read_sgf, write_sgf
 
 
 def _moves_left(size: int, plies: int) -> int:
@@ -23,6 +23,7 @@ Y = connection_game(
     moves_left=_moves_left,
     write_record=write_sgf,
     read_record=read_sgf,
+    record_codec=CODEC,
     sgf_number=GM_NUMBER,
     claims_record=is_mine,
     commands=("printsgf",),

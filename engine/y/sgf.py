@@ -19,10 +19,14 @@ from stargtp.engine.connection import sgf as connection_sgf
 from stargtp.engine.connection.sgf import GM_NUMBER, Y_MARK, SgfError
 from stargtp.engine.y.position import Position
 
-__all__ = ["GM_NUMBER", "SgfError", "read_sgf", "write_sgf", "is_mine"]
+__all__ = ["GM_NUMBER", "SgfError", "read_sgf", "write_sgf", "is_mine", "CODEC"]
 
 MARK = "[".join(Y_MARK) + "]"
 """What the root of a Y record adds to HexGui's (see the kernel's module docstring)."""
+
+
+CODEC = connection_sgf.codec(Position, y_board=True, mark=MARK)
+"""What a record means (:mod:`stargtp.engine.sgf` reads and writes trees with it)."""
 
 
 def write_sgf(position: Position, result: str | None = None, komi: float = 0.0,
@@ -33,7 +37,7 @@ def write_sgf(position: Position, result: str | None = None, komi: float = 0.0,
 
 def read_sgf(text: str) -> Position:
     """The position at the end of a Y record's main line; SgfError when unreadable."""
-    return connection_sgf.read_record(text, Position, y_board=True)
+    return connection_sgf.read_record(text, CODEC)
 
 
 def is_mine(text: str) -> bool:

@@ -32,6 +32,7 @@ from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_com
 from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
                                                parse_colour_arg, parse_int, parse_number)
 from stargtp.protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
+from stargtp.protocol.server.records import response_lines, stargtp_setup, stargtp_sgf_tree, stargtp_sgf_write
 from stargtp.protocol.server.views import stargtp_games, stargtp_geometry, stargtp_position
 
 if TYPE_CHECKING:
@@ -240,8 +241,7 @@ def printsgf(session: Session, args: Args) -> str:
     write = position.rules.write_record
     if write is None:
         raise GtpError(f"printsgf is not available for {position.game}")
-    record = write(position, komi=session.state.komi)
-    return "\n".join(line for line in record.splitlines() if line.strip())
+    return response_lines(write(position, komi=session.state.komi))
 
 
 async def loadsgf(session: Session, args: Args) -> str:
@@ -400,6 +400,9 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("printsgf", printsgf),
     ("loadsgf", loadsgf),
     ("stargtp-loadsgf-text", loadsgf_text),
+    ("stargtp-setup", stargtp_setup),
+    ("stargtp-sgf-tree", stargtp_sgf_tree),
+    ("stargtp-sgf-write", stargtp_sgf_write),
     ("stargtp-svg", svg),
     ("stargtp-param", stargtp_param),
     ("stargtp-rules", stargtp_rules),
@@ -428,12 +431,15 @@ STREAMING = frozenset({"lz-analyze", "kata-analyze", "genmove_analyze", "kata-ge
 
 
 def _owners(command_name: str) -> tuple[str, ...]:
-    """The games a command works in: those whose descriptor declares it, or
-    for the picture commands those that have a picture; empty for every game."""
+    """The games a command works in: those whose descriptor declares it, for
+    the picture commands those that have a picture, for ``stargtp-setup``
+    those that have a set-up; empty for every game."""
     if command_name in PICTURE_COMMANDS:
         from stargtp.protocol.pictures import DRAWINGS
 
         return tuple(game.name for game in GAME_LIST if game.name in DRAWINGS)
+    if command_name == "stargtp-setup":
+        return tuple(game.name for game in GAME_LIST if game.setup_rules is not None)
     return tuple(game.name for game in GAME_LIST if command_name in game.commands)
 
 

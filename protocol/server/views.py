@@ -81,6 +81,8 @@ def game_data(game: Any) -> dict[str, Any]:
         "separators": template[1::2],
         "picture": game.name in DRAWINGS,
         "records": game.write_record is not None,
+        "setup": [{"kind": kind.kind, "label": kind.label}
+                  for kind in (game.setup_rules.kinds if game.setup_rules is not None else ())],
     }
 
 
