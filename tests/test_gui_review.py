@@ -75,15 +75,19 @@ def stored_rate(answer: dict) -> float:
     return float(f"{answer['black_winrate'] * 100:.2f}") / 100
 
 
-def expected_mistakes(evaluations: list[dict]) -> list[int]:
-    """The moves after which their mover's win rate fell by more than THRESHOLD points."""
+def mistakes_of(rates: list[float], movers: list[str], limit: float = THRESHOLD) -> list[int]:
+    """The moves (1: the first) after which their mover's win rate fell by
+    more than ``limit`` points, from black's win rate at every position."""
     found = []
-    for index, (colour, _) in enumerate(GAME, start=1):
-        before, after = stored_rate(evaluations[index - 1]), stored_rate(evaluations[index])
-        mine = (before - after) if colour == "black" else (after - before)
-        if mine * 100 > THRESHOLD:
+    for index, colour in enumerate(movers, start=1):
+        before, after = rates[index - 1], rates[index]
+        if ((before - after) if colour == "black" else (after - before)) * 100 > limit:
             found.append(index)
     return found
+
+
+def expected_mistakes(evaluations: list[dict]) -> list[int]:
+    return mistakes_of([stored_rate(e) for e in evaluations], [colour for colour, _ in GAME])
 
 
 def review(page: Page) -> None:
@@ -215,9 +219,8 @@ def test_the_review_of_an_engine_game_draws_the_lead_on_its_own_scale(page: Page
     assert leads[-1][1] == (float(margin) if winner == "B" else -float(margin))
     assert float(graph["black"][-1][1]) == (1.0 if winner == "B" else 0.0)
     rates = [float(b) for _, b in graph["black"]]
-    moves = position["moves"]
-    own = [k for k in range(1, count)
-           if ((rates[k - 1] - rates[k]) if moves[k - 1][0] == "black" else (rates[k] - rates[k - 1])) * 100 > THRESHOLD]
+    movers = [colour for colour, _ in position["moves"]]
+    own = mistakes_of(rates, movers)
     assert page.evaluate(MISTAKES) == own == graph["marked"]
     if own:
         page.click(f'#mistake-list button.mistake[data-index="{own[0]}"]')
@@ -235,9 +238,7 @@ def test_the_review_of_an_engine_game_draws_the_lead_on_its_own_scale(page: Page
     assert page.evaluate(GRAPH)["black"] == graph["black"] and page.evaluate(LEADS) == leads
     assert page.evaluate("document.getElementById('review-limit').value") == "playouts 100"
     assert page.evaluate("document.getElementById('review-threshold').value") == "25"
-    over_25 = [k for k in range(1, count)
-               if ((rates[k - 1] - rates[k]) if moves[k - 1][0] == "black" else (rates[k] - rates[k - 1])) * 100 > 25]
-    assert page.evaluate(MISTAKES) == over_25
+    assert page.evaluate(MISTAKES) == mistakes_of(rates, movers, 25)
 
 
 def test_a_new_game_ends_a_running_review(page: Page, server: GuiServer) -> None:

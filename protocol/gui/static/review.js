@@ -228,7 +228,8 @@ function renderHere() {
     here.textContent = "";
     return;
   }
-  let text = `This position: Black ${(review.black * 100).toFixed(1)}%, White ${((1 - review.black) * 100).toFixed(1)}%`;
+  const black = (review.black * 100).toFixed(1);
+  let text = `This position: Black ${black}%, White ${(100 - Number(black)).toFixed(1)}%`;
   if (review.lead !== null) text += `; Black ${review.lead >= 0 ? "leads" : "trails"} by ${Math.abs(review.lead)}`;
   if (review.best) text += `; the engine's move: ${review.best} (line: ${review.line.join(" ")})`;
   if (review.playouts) text += `; ${review.playouts.toLocaleString("en")} playouts`;
