@@ -73,7 +73,8 @@ class Position(Protocol):
 
     def setup(self) -> tuple[tuple[int, ...], int] | None:
         """``(board, to_move)`` the moves start from when that is not the
-        game's usual start (a loaded record with set-up), else None."""
+        game's usual start (``stargtp-setup``, a loaded record with set-up),
+        else None; ``rules.from_setup(board, to_move)`` builds it again."""
         ...
 
 

@@ -1,7 +1,13 @@
 """SGF, the record format, as far as every game shares it: the syntax
-(nodes, properties, escaping, the main line) and how a record's text is
-laid out. What a point, a move or a colour means is each game's own
-(``engine/star/sgf.py``, ``engine/amazons/sgf.py``).
+(nodes, properties, escaping, game trees with their variations), how a
+record's text is laid out, and what a record means once a game says what
+its root, points and moves mean (a :class:`RecordCodec`, in each game's
+``sgf.py``): the set-up (``AB``/``AW``/``AE``... and ``PL`` in the nodes
+before the first move), the main line (:func:`read_line`, ``loadsgf``),
+and the whole tree with every property the game does not interpret
+(:func:`read_tree` and :func:`write_tree`, ``stargtp-sgf-tree`` and
+``stargtp-sgf-write``). Trees are walked without recursion: a main line
+may be hundreds of moves long.
 
 >>> parse_main_line("(;GM[18]SZ[6](;B[efdedf])(;B[x]))")
 [{'GM': ['18'], 'SZ': ['6']}, {'B': ['efdedf']}]
@@ -417,8 +423,8 @@ def _start(lead: list[SgfNode], values: list[str], codec: RecordCodec) -> Any:
 def _refuse_setup(node: SgfNode, number: int, codec: RecordCodec) -> None:
     for prop in [prop for prop, _ in codec.setup] + ["PL"]:
         if prop in node.props:
-            raise SgfError(f"node {number}: {prop} after a move: set-up is read only in the"
-                           " nodes before the first move and its variations")
+            raise SgfError(f"node {number}: {prop} after a move or a variation: set-up is read"
+                           " only before the first of them")
 
 
 def _play(position: Any, letter: str, value: str, codec: RecordCodec, where: str = "") -> None:
