@@ -86,9 +86,9 @@ def test_a_variation_is_kept_saved_in_sgf_and_loaded_back(page: Page, server: Gu
     play_clicks(page, ["T20"])  # a new move from move 2: a branch, the old line kept
     check_agrees(page, server)
     assert page.evaluate(TREE) == [
-        ["played", "black", "*20", 0], ["played", "white", "S21", 0],
-        ["played", "black", "T20", 1],  # the branch, indented under the move it replaces
-        ["branch", "black", "*21", 0], ["branch", "white", "T21", 0]]
+        ["played", "black", "*20", 0], ["played", "white", "S21", 0], ["branch", "black", "*21", 0],
+        ["played", "black", "T20", 1],  # the branch, indented after the move it replaces
+        ["branch", "white", "T21", 0]]
     assert page.evaluate(STATE)["node"] == [0, 0, 1]
     play_clicks(page, ["A21"])
     # Selecting a node of the other line brings the session there.
@@ -121,13 +121,14 @@ def test_a_variation_is_kept_saved_in_sgf_and_loaded_back(page: Page, server: Gu
     page.click("#promote")
     page.wait_for("document.getElementById('promote').disabled")
     assert [item[2:] for item in page.evaluate(TREE)] == [
-        ["*20", 0], ["S21", 0], ["T20", 0], ["A21", 0], ["*21", 1], ["T21", 1]]
+        ["*20", 0], ["S21", 0], ["T20", 0], ["*21", 1], ["T21", 1], ["A21", 0]]
     assert page.evaluate(STATE)["node"] == [0, 0, 0, 0]
 
     # A record with properties on its nodes, pasted: every property comes back on save.
     commented = ("(;GM[2004]FF[4]SZ[4]C[a root comment]XR[kept];B[*20]C[first move];W[S21]"
                  "(;B[*21]XY[one][two])(;B[T20]N[the other line]))")
-    page.evaluate("document.getElementById('record-details').open = true")
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
     page.evaluate(f"document.getElementById('record-text').value = {json.dumps(commented)}")
     page.click("#record-load")
     wait_idle(page, "document.body.dataset.moves === '3'")
@@ -161,7 +162,7 @@ def test_a_variation_is_kept_saved_in_sgf_and_loaded_back(page: Page, server: Gu
     page.set_files("#load-file", [path])
     wait_idle(page, "document.body.dataset.moves === '4'")
     assert [item[2:] for item in page.evaluate(TREE)] == [
-        ["*20", 0], ["S21", 0], ["*21", 0], ["T21", 0], ["T20", 1], ["A21", 1]]
+        ["*20", 0], ["S21", 0], ["*21", 0], ["T20", 1], ["A21", 1], ["T21", 0]]
 
     # Delete the branch shown: the board goes to the move before it.
     page.click('#move-list li.branch[data-move="T20"] button.move')
@@ -203,6 +204,9 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     wait_idle(page, f"Object.keys({PIECES_JS}).length === 5")
     choose(page, "#setup-to-move", "black")
     wait_idle(page, "document.getElementById('board').dataset.toMove === 'black'")
+    page.click('#setup-kinds button[data-kind="white"]')
+    assert page.evaluate("document.getElementById('setup-banner').textContent") == (
+        f"Set-up mode: a click on the board places (or takes off) a piece: {kinds[1]['label']}.")
     screenshot(page, tmp_path, "gui-setup.png")
     position = server.position(session)
     assert position["board"] == {"black": ["a6", "f6"], "white": ["a1"], "arrows": ["c3", "d3"]}
@@ -218,12 +222,19 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     assert set(position["board"]["white"]) == {"a1"} and {"c3", "d3"} <= set(position["board"]["arrows"])
     # The record keeps the set-up and the engine's move.
     choose(page, "#engine-select", "none")
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
     page.click("#record-show")
     wait_idle(page)
     record = sgf_tree(server, session, page.evaluate("document.getElementById('record-text').value"))
     assert record["setup"]["to_move"] == "black"
     assert record["setup"]["white"] == ["a1"] and sorted(record["setup"]["black"]) == ["a6", "f6"]
     assert [(c["colour"], c["move"]) for c in record["children"]] == [tuple(position["moves"][0])]
+    # A reload rebuilds the set-up and the move (stargtp-setup, play).
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '1'")
+    assert session_of(page) != session
+    assert check_agrees(page, server) == position
 
 
 PIECES_JS = """(() => {
@@ -276,6 +287,28 @@ def test_a_reload_restores_the_game(page: Page, server: GuiServer, browser: Brow
     page.click('#move-list li.branch[data-move="T21"] button.move')
     wait_idle(page, "document.body.dataset.moves === '4'")
     assert check_agrees(page, server)["moves"][2:] == [["black", "*21"], ["white", "T21"]]
+
+    # A loaded record comes back with its komi (stargtp-sgf-write, stargtp-loadsgf-text).
+    record = "(;GM[2004]FF[4]SZ[4]KM[2.5];B[*20];W[S21](;B[*21])(;B[T20];W[A21]))"
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
+    page.evaluate(f"document.getElementById('record-text').value = {json.dumps(record)}")
+    page.click("#record-load")
+    wait_idle(page, "document.body.dataset.moves === '3'")
+    page.click('#move-list li.branch[data-move="A21"] button.move')
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    before = check_agrees(page, server)
+    tree = page.evaluate(TREE)
+    page.reload()
+    wait_idle(page, "document.body.dataset.moves === '4'")
+    assert check_agrees(page, server) == before
+    assert page.evaluate(TREE) == tree
+    page.click("#record-details summary")
+    page.wait_for("document.getElementById('record-details').open")
+    page.click("#record-show")
+    wait_idle(page, "document.getElementById('record-text').value !== ''")
+    saved = sgf_tree(server, session_of(page), page.evaluate("document.getElementById('record-text').value"))
+    assert saved == sgf_tree(server, session_of(page), record)  # KM[2.5] and both lines
 
     # Nothing unsaved: leaving does not ask.
     new_game(page, "star", 4, "none")

@@ -18,9 +18,10 @@ export function recordLine(text) {
   return text.replace(/[\r\n\t]+/g, " ").replace(/#/g, "\uff03").trim();
 }
 
-/** JSON on one line for stargtp-sgf-write: a `#` (only ever inside a string) as its escape. */
+/** JSON on one line for stargtp-sgf-write. GTP reads `#` as a comment and
+ * runs of spaces as one: both (only ever inside strings) as their escapes. */
 export function jsonLine(value) {
-  return JSON.stringify(value).replace(/#/g, "\\u0023");
+  return JSON.stringify(value).replace(/#/g, "\\u0023").replace(/ /g, "\\u0020");
 }
 
 async function ask(line) {
@@ -30,11 +31,13 @@ async function ask(line) {
 }
 
 /** The JSON of stargtp-sgf-write for `children` under the session's header
- * (game, size, komi, options and the root properties printsgf writes). */
+ * (game, size, komi, options and the root properties printsgf writes); a
+ * loaded record keeps its own komi and options (loadsgf does not adopt KM). */
 async function recordJSON(children) {
   const header = JSON.parse(await ask(`stargtp-sgf-tree ${recordLine(await ask("printsgf"))}`));
+  const own = tree.header || {};
   return {
-    game: header.game, size: header.size, komi: header.komi, options: header.options || {},
+    game: header.game, size: header.size, komi: own.komi ?? header.komi, options: own.options || header.options || {},
     properties: { ...(header.properties || {}), ...tree.root.props },
     setup: tree.root.setup, children,
   };

@@ -172,9 +172,9 @@ export function render() {
     button.classList.toggle("pressed", pressed);
   }
   $("setup-to-move").value = S.setup.toMove;
-  const label = S.setup.kind === REMOVE ? "remove a piece"
-    : `place a ${(S.game.setup.find((k) => k.kind === S.setup.kind) || {}).label || S.setup.kind}`;
-  $("setup-banner").textContent = `Set-up mode: a click on the board will ${label.toLowerCase()}.`;
+  const label = (S.game.setup.find((k) => k.kind === S.setup.kind) || {}).label || S.setup.kind;
+  $("setup-banner").textContent = S.setup.kind === REMOVE ? "Set-up mode: a click on the board removes the piece there."
+    : `Set-up mode: a click on the board places (or takes off) a piece: ${label}.`;
   for (const id of ["setup-clear", "setup-play", "setup-cancel"]) $(id).disabled = S.busy > 0;
 }
 

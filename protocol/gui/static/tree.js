@@ -345,7 +345,7 @@ function moveButton(node, index) {
 }
 
 /** The move list as a tree: each line down its first children, every other
- * branch as an indented list under the move it replaces. The line shown
+ * branch as an indented list just after the move it replaces. The line shown
  * (root to current, then forward) carries data-index = move number;
  * its played part is `li.played`, the rest `li.future`; other branches `li.branch`. */
 export function renderMoveList(list) {
@@ -366,9 +366,10 @@ export function renderMoveList(list) {
   };
   // Draw a line starting at `node` into `into`; alternatives go in nested lists.
   const drawLine = (node, into) => {
-    for (let n = node; n;) {
-      into.appendChild(itemFor(n));
+    into.appendChild(itemFor(node));
+    for (let n = node; n.children.length;) {
       const [first, ...others] = n.children;
+      into.appendChild(itemFor(first));
       for (const other of others) {
         const holder = document.createElement("li");
         holder.className = "variation";
