@@ -29,10 +29,6 @@ export function connect(given) {
   means = given;
 }
 
-export function running() {
-  return R.running;
-}
-
 /** The review's settings, for the page's copy in localStorage. */
 export function settings() {
   return { limit: $("review-limit").value, threshold: $("review-threshold").value, line: $("review-line").checked };
