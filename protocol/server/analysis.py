@@ -12,9 +12,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from stargtp.engine.colour import parse_colour
+from stargtp.engine.colour import BLACK, colour_name, parse_colour
+from stargtp.engine.errors import GameError
+from stargtp.engine.search import Limits
 from stargtp.protocol.registry import syntax_error
-from stargtp.protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int
+from stargtp.protocol.server.arguments import Args, expect_count, parse_colour_arg, parse_int, parse_number
+from stargtp.protocol.server.views import to_json
 from stargtp.protocol.server.workers import SearchReply
 
 if TYPE_CHECKING:
@@ -169,6 +172,70 @@ async def genmove_analyze(session: Session, args: Args, stream: Stream) -> str:
     move = await session.search.generate_move(colour, play=True, interval=interval / 100, report=report)
     stream.line("play " + move)
     return ""
+
+
+# -- stargtp-evaluate ----------------------------------------------------------------------
+
+MAX_EVALUATE_PLAYOUTS = 10_000_000
+MAX_EVALUATE_SECONDS = 3600.0
+
+
+def parse_evaluate_limits(args: Args) -> tuple[Limits, bool]:
+    """``playouts N`` or ``seconds S``: the search's limits, and whether it is
+    deterministic (a playout count: the same position gets the same answer)."""
+    expect_count(args, 2)
+    kind = args[0].lower()
+    if kind == "playouts":
+        return Limits(playouts=parse_int(args[1], minimum=1, maximum=MAX_EVALUATE_PLAYOUTS)), True
+    if kind == "seconds":
+        seconds = parse_number(args[1], minimum=0)
+        if not 0 < seconds <= MAX_EVALUATE_SECONDS:
+            raise syntax_error(f"seconds must be more than 0 and at most {MAX_EVALUATE_SECONDS:g}")
+        return Limits(seconds=seconds), False
+    raise syntax_error(f"expected playouts N or seconds S, not {args[0]}")
+
+
+def evaluation(position: Any, komi: float, reply: SearchReply | None) -> dict[str, Any]:
+    """``stargtp-evaluate``'s answer for ``position`` from a search's ``reply``
+    (None: the game is over, and its result is the answer): black's win rate,
+    black's score lead (None when the game gives none), the best move for
+    the side to move and its line, the playouts."""
+    to_move = position.to_move
+    lead = score_lead(position, BLACK, komi)
+    data: dict[str, Any] = {"to_move": colour_name(to_move), "over": reply is None}
+    if reply is None:
+        try:
+            winner = position.rules.score(position, komi).winner
+        except GameError:
+            winner = position.winner()
+        black = 0.5 if winner is None else 1.0 if winner == BLACK else 0.0
+        data.update(black_winrate=black, black_lead=lead, move=None, pv=[], visits=0, playouts=0)
+        return data
+    if reply.root:
+        move, (visits, wins) = min(reply.root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+        mine: float | None = min(max(wins / visits, 0.0), 1.0)
+        line = list(reply.pv) if reply.pv and reply.pv[0] == move else [move]
+    else:  # a player without root statistics, or a move that needed no search
+        move, visits, mine = reply.move, reply.playouts, reply.winrate
+        line = list(reply.pv) or ([] if move is None else [move])
+    black_rate = None if mine is None else mine if to_move == BLACK else 1.0 - mine
+    data.update(black_winrate=None if black_rate is None else round(black_rate, 6),
+                black_lead=None if lead is None else round(lead, 6),
+                move=move, pv=line, visits=visits, playouts=reply.playouts)
+    return data
+
+
+async def stargtp_evaluate(session: Session, args: Args) -> str:
+    """``stargtp-evaluate playouts N | seconds S``: one search of the position
+    for the side to move, in the workers, answered as one line of JSON; the
+    position does not change. ``# interrupt`` makes it answer at once."""
+    limits, deterministic = parse_evaluate_limits(args)
+    state = session.state
+    position = state.position
+    if position.is_over():
+        return to_json(evaluation(position, state.komi, None))
+    reply = await session.search.evaluate(limits, deterministic)
+    return to_json(evaluation(position, state.komi, reply))
 
 
 # -- gogui-analyze_commands -----------------------------------------------------------------

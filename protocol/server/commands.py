@@ -27,7 +27,8 @@ from stargtp.protocol import __version__
 from stargtp.protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error, with_reason
 from stargtp.protocol.server.analysis import (genmove_analyze, gogui_analyze_commands,
-                                              hexgui_analyze_commands, kata_analyze, lz_analyze)
+                                              hexgui_analyze_commands, kata_analyze, lz_analyze,
+                                              stargtp_evaluate)
 from stargtp.protocol.server.arguments import (INTEGER, MAX_INTEGER_DIGITS, Args, expect_count,
                                                parse_colour_arg, parse_int, parse_number)
 from stargtp.protocol.server.queries import all_legal, get_komi, is_legal, query_boardsize
@@ -413,6 +414,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("kata-analyze", kata_analyze),
     ("genmove_analyze", genmove_analyze),
     ("kata-genmove_analyze", genmove_analyze),
+    ("stargtp-evaluate", stargtp_evaluate),
     ("gogui-analyze_commands", gogui_analyze_commands),
     ("hexgui-analyze_commands", hexgui_analyze_commands),
     ("stargtp-geometry", stargtp_geometry),

@@ -379,6 +379,21 @@ class SearchService:
             position.play(move, colour)
         return position.format_move(move)
 
+    async def evaluate(self, limits: Limits, deterministic: bool) -> SearchReply:
+        """stargtp-evaluate: one search of the position for the side to move
+        within ``limits``, in the workers; the position is not changed.
+        ``deterministic``: a fresh player with the session's seed in one
+        worker, so that the same position always gets the same answer.
+        ``# interrupt`` makes it answer at once with what it has. GtpError
+        when the search fails."""
+        state = self.state
+        request = SearchRequest(state.snapshot(), state.position.to_move, limits, state.komi,
+                                deterministic=deterministic)
+        try:
+            return await self._pool().search(request, hurry=self.hurried)
+        except WorkerError as exc:
+            raise GtpError(f"search failed: {exc}") from None
+
     async def analyze(self, colour: int, interval: float, stream: StreamSink,
                       report: Callable[[Any, int, SearchReply], str]) -> None:
         """lz-analyze: search the position for ``colour`` in chunks of

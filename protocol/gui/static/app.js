@@ -17,6 +17,7 @@ import * as clock from "./clock.js";
 import * as zoom from "./zoom.js";
 import * as panels from "./panels.js";
 import * as records from "./records.js";
+import * as review from "./review.js"; // hook: the whole-game review
 import * as setup from "./setup.js";
 import { connect, deleteCurrent, goTo, promoteCurrent, tree } from "./tree.js";
 import { S, $, canPlayNow, choices, endedHere, engineSide, firstParts, joinParts, otherColour, positionKey, title } from "./state.js";
@@ -35,6 +36,7 @@ function render() {
   analysis.show();
   panels.renderPanel();
   setup.render();
+  review.render(); // hook: the review card, its graph and the best line on the board
   clock.update(); // play: the clock of the side to move runs
   if (S.ended) document.body.dataset.ended = S.ended.reason;
   else delete document.body.dataset.ended;
@@ -123,6 +125,7 @@ function syncTree() {
 function settings() {
   return { engine: S.engine, time: $("time-select").value, analysis: S.analysis.wanted,
     score: $("score-overlay").checked, ownership: $("ownership-toggle").checked,
+    review: review.settings(), // hook: the review's settings
     clock: Object.fromEntries(CLOCK_INPUTS.map((id) => [id, $(id).value])) }; // play: the time control
 }
 
@@ -138,6 +141,7 @@ function applySettings(kept) {
   $("analysis-toggle").checked = Boolean(kept.analysis);
   S.analysis.wanted = Boolean(kept.analysis);
   document.body.dataset.analysis = S.analysis.wanted ? "1" : "0";
+  review.applySettings(kept.review); // hook: the review's settings
   if (kept.clock) { // play: the time control (the clocks themselves start afresh: restore)
     for (const id of CLOCK_INPUTS) if (typeof kept.clock[id] === "string") $(id).value = kept.clock[id];
     if (![...$("clock-system").options].some((o) => o.value === $("clock-system").value)) $("clock-system").value = "none";
@@ -408,6 +412,7 @@ function afterSettled() {
 
 async function newGame(name, size) {
   S.epoch++;
+  review.stop(); // hook: a new game ends a running review (its search answers now)
   if (S.thinking) bridge.interrupt();
   S.future = [];
   S.chosen = [];
@@ -561,6 +566,12 @@ function bindControls() {
     event.preventDefault();
     event.returnValue = "";
   });
+  // hook: the review's controls
+  $("review-start").addEventListener("click", () => review.start());
+  $("review-stop").addEventListener("click", () => review.stop());
+  $("review-limit").addEventListener("change", keep);
+  $("review-threshold").addEventListener("input", () => { keep(); review.render(); });
+  $("review-line").addEventListener("change", () => { keep(); review.render(); });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select") !== null;
     if (event.key === "Escape" && S.chosen.length) {
@@ -614,6 +625,7 @@ async function restore(kept) {
 
 async function start() {
   bindControls();
+  review.connect({ bridge, busy, refresh }); // hook: the review talks through the page's queue
   connect({
     gtp: (lines, lenient = false) => bridge.gtp(lines, lenient), refresh, busy, render, maybeEngineMove,
     fresh: freshClocks, // play: a new game tree's clocks

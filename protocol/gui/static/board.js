@@ -76,7 +76,7 @@ export function showPicture(text) {
   const overlay = el("g", { class: "overlay" }, svg);
   arrowHeads(overlay);
   layers = {};
-  for (const name of ["territory", "ownership", "chosen", "targets", "analysis", "hint", "ghost"]) {
+  for (const name of ["territory", "ownership", "chosen", "targets", "analysis", "review", "hint", "ghost"]) {
     layers[name] = el("g", { class: `${name}-layer` }, overlay);
   }
 }
@@ -269,6 +269,38 @@ export function drawAnalysis(report, showOwnership) {
     const end = at.at(-1);
     el("circle", { class: "ring", cx: end.x, cy: end.y, r: 0.45 * u }, group);
     badge(group, end.x, end.y - 0.62 * u, m.visits);
+  });
+}
+
+// -- the review's best line (review.js) ------------------------------------------------
+
+const REVIEW_SHOWN = 8; // the moves of the best line drawn
+
+/** The engine's best line at the position shown, from its review: each move
+ * a numbered disc in its mover's colour at its last part (1: the best move,
+ * ringed), with lines through its parts; nothing for an empty line. */
+export function drawReviewLine(line, firstColour) {
+  if (!layers) return;
+  layers.review.replaceChildren();
+  const root = board();
+  root.dataset.reviewLine = line.slice(0, REVIEW_SHOWN).join(" ");
+  const u = unit();
+  let colour = firstColour;
+  line.slice(0, REVIEW_SHOWN).forEach((move, k) => {
+    const at = moveParts(move).map(centre);
+    if (at.length && at.every(Boolean)) {
+      const group = el("g", { class: `review-move ${colour}${k === 0 ? " top" : ""}`, "data-move": move,
+        "data-order": k }, layers.review);
+      for (let i = 1; i < at.length; i++) {
+        el("line", { class: i === 1 ? "path" : "path flight", x1: at[i - 1].x, y1: at[i - 1].y, x2: at[i].x,
+          y2: at[i].y }, group);
+      }
+      const end = at.at(-1);
+      el("circle", { class: "disc", cx: end.x, cy: end.y, r: 0.3 * u }, group);
+      el("text", { x: end.x, y: end.y + 0.11 * u, "font-size": 0.3 * u, "text-anchor": "middle" }, group,
+        String(k + 1));
+    }
+    colour = otherColour(colour);
   });
 }
 

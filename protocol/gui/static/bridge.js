@@ -168,6 +168,12 @@ export class Bridge {
     if (this.running) this.kick(this.running);
   }
 
+  /** No search is coming after all (a review stopped between its searches):
+   * an interrupt asked for meanwhile must not cut the next one short. */
+  forgetInterrupt() {
+    this.interruptWanted = false;
+  }
+
   kick(search) {
     if (search.kicked) return;
     search.kicked = true;
