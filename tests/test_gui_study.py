@@ -129,3 +129,16 @@ def test_a_record_a_set_up_and_a_reload_start_afresh(page: Page, server: GuiServ
     assert "time_settings 600 0 0" in sent(page)
     assert page.evaluate(ENDED) is None
     check_agrees(page, server)
+
+    # A kept copy that cannot be rebuilt (a move refused): the page starts afresh, with the kept clock.
+    page.evaluate("""(() => {
+        const kept = JSON.parse(localStorage.getItem('stargtp.page'));
+        kept.tree.children[0].move = '*20';
+        localStorage.setItem('stargtp.page', JSON.stringify(kept));
+    })()""")
+    page.reload()
+    page.wait_for("!document.getElementById('message').hidden")
+    wait_idle(page)
+    assert page.evaluate("document.getElementById('message').textContent").startswith("Cannot restore the kept game: ")
+    assert clocks(page)["control"] == {"system": "absolute", "main": 600, "extra": 0, "periods": 0}
+    assert "time_settings 600 0 0" in sent(page)  # the engine is told the clock the page shows

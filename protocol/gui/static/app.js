@@ -607,20 +607,21 @@ function keep() {
 async function restore(kept) {
   applySettings(kept.settings);
   if ($("time-select").value !== "default") await setTime($("time-select").value);
+  let restored = false;
   try {
     tree.restore(kept.tree);
     await records.rebuildSession();
-    await freshClocks();
     panels.setStatus("The game was restored from this browser's copy.");
-    return true;
+    restored = true;
   } catch (error) {
     panels.showMessage(`Cannot restore the kept game: ${error.message}. Starting afresh.`);
     records.forget();
     // The moves before the one refused are on the board: clear it (where the game was set, its size is).
     await bridge.gtp([`boardsize ${kept.tree.size}`], true);
     tree.reset(null, null);
-    return false;
   }
+  await freshClocks(); // play: the kept time control, both clocks afresh, the new session told
+  return restored;
 }
 
 async function start() {
