@@ -86,6 +86,16 @@ def test_setup_of_the_usual_start_is_no_setup():
     assert session.state.position.setup() is None
 
 
+def test_an_empty_amazons_board_is_written_as_one():
+    # Without a set-up property an Amazons record starts from the usual
+    # start, so an empty board says AE over the whole board.
+    answers, session = talk("game amazons", "boardsize 6", "stargtp-setup w", "printsgf", "clear_board",
+                            "stargtp-loadsgf-text (;GM[18]SZ[6]AE[aa:ff])", "stargtp-position")
+    assert answers[3] == "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AE[aa:ff]\n)\n\n"
+    board = json.loads(answers[6][2:])["board"]
+    assert not any(board.values()), board
+
+
 def test_setup_errors_change_nothing():
     answers, session = talk(
         "game amazons", "boardsize 6", "play w e1-e3/e4",
@@ -396,3 +406,84 @@ def test_damaged_records_and_trees_get_answers_not_crashes():
     accepted = {line.split()[0] for line, answer in zip(lines[2:-2], body) if answer.startswith("=")}
     assert accepted == {"stargtp-sgf-tree", "stargtp-sgf-write", "stargtp-setup"}
     assert answers[-2] == "= star\n\n"
+
+
+def random_tree(game, size, rng):
+    """A seeded random game tree of ``game``: a random set-up or the usual
+    start, then up to 40 nodes, each a random legal move of the side to
+    move (or of either colour) with random properties, branching at random."""
+    from stargtp.engine.colour import BLACK, WHITE
+    from stargtp.engine.sgf import RecordNode, RecordTree
+
+    if rng.random() < 0.5:
+        names = list(game.setup_rules.points(game.new_position(size)))
+        kinds = [kind.kind for kind in game.setup_rules.kinds]
+        picked = rng.sample(names, rng.randint(0, len(names) // 3))
+        pieces = [(rng.choice(kinds), [name]) for name in picked]
+        start = game.set_up(size, rng.choice([BLACK, WHITE]), pieces)
+    else:
+        start = game.new_position(size)
+    tree = RecordTree(start.copy(), props={"C": ["root ] \\ ( ) ; text\nline two"]} if rng.random() < 0.5 else {})
+    frontier = [(tree, start.copy())]
+    for _ in range(40):
+        parent, position = rng.choice(frontier)
+        moves = position.legal_moves()
+        if not moves:
+            continue
+        colour = position.to_move if rng.random() < 0.9 else rng.choice([BLACK, WHITE])
+        move = rng.choice(moves)
+        if not position.is_legal(move, colour):
+            continue
+        after = position.copy()
+        after.play(move, colour)
+        props = {}
+        if rng.random() < 0.3:
+            props["C"] = [f"comment ]{rng.randrange(100)}\\"]
+        if rng.random() < 0.2:
+            props["SBKV"] = [f"{rng.uniform(0, 100):.1f}"]
+        if any(child.move == position.format_move(move) and child.colour == colour for child in parent.children):
+            continue
+        node = RecordNode(colour, position.format_move(move), props)
+        parent.children.append(node)
+        frontier.append((node, after))
+    return tree
+
+
+def same_tree(a, b) -> bool:
+    """Iteratively compare two RecordTrees (colour, move, properties, order)."""
+    if (a.komi, a.props, a.start.setup(), a.start.size) != (b.komi, b.props, b.start.setup(), b.start.size):
+        return False
+    stack = [(a.children, b.children)]
+    while stack:
+        left, right = stack.pop()
+        if len(left) != len(right):
+            return False
+        for x, y in zip(left, right):
+            if (x.colour, x.move, x.props) != (y.colour, y.move, y.props):
+                return False
+            stack.append((x.children, y.children))
+    return True
+
+
+@pytest.mark.parametrize("name, size", [("star", 3), ("amazons", 6), ("hex", 4), ("y", 4)])
+def test_random_trees_round_trip_through_sgf(name, size):
+    """200 seeded random trees a game: write_tree then read_tree gives the
+    same tree back, and read_line (loadsgf) plays its first children."""
+    import random
+
+    from stargtp.engine.sgf import write_tree
+
+    game = find_game(name)
+    rng = random.Random(f"trees-{name}")
+    for _ in range(200):
+        tree = random_tree(game, size, rng)
+        text = write_tree(tree, game.record_codec)
+        found, again = read_tree(text)
+        assert found is game and same_tree(tree, again), text
+        moves, children = [], tree.children
+        while children:
+            moves.append((children[0].colour, children[0].move))
+            children = children[0].children
+        position = read_line(text, game.record_codec)
+        assert [(colour, position.format_move(move)) for colour, move in position.history] == moves
+        assert position.setup() == tree.start.setup()
