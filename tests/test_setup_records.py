@@ -292,6 +292,7 @@ WRITE_ERRORS = [
      "unknown kind 'red': *Star sets up black, white"),
     ('{"game":"amazons","size":6,"options":{"swap":true}}', "Amazons has no option 'swap' (options: none)"),
     ("[" * 4001 + "]" * 4001, "bad JSON: nested 4001 levels deep (at most 4000)"),
+    ("[" * 4000 + "]" * 4000, "bad tree: the tree is not an object"),  # read, however deep
 ]
 
 
