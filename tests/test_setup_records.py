@@ -67,6 +67,13 @@ def test_setup_replaces_the_position_in_every_game(game):
     assert {point.lower(): k for k, points in kinds.items() for point in points} == placed
 
 
+def test_the_rules_of_a_set_up_game_stay():
+    answers, _ = talk("game hex", "boardsize 3", "stargtp-setup w black a1", "stargtp-rules swap on",
+                      "stargtp-rules swap")
+    assert answers[3:] == ["? cannot change rule: the rules of a game that starts from a set-up cannot change;"
+                           " clear_board first\n\n", "= off\n\n"]
+
+
 def test_setup_shows_in_the_views_and_the_board():
     answers, _ = talk("boardsize 2", "stargtp-setup w black *20 white S20", "stargtp-position")
     data = json.loads(answers[2][2:])
