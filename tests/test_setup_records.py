@@ -230,6 +230,15 @@ def test_tree_of_a_record_is_its_main_line_for_loadsgf():
         assert moves == [position.format_move(move) for _, move in position.history]
 
 
+def test_a_move_in_the_root_node_is_played():
+    # Some writers put the first move in the root; loadsgf always played it.
+    position = read_record("(;GM[2004]SZ[3]B[S10]C[first];W[T10])")
+    assert [position.format_move(move) for _, move in position.history] == ["S10", "T10"]
+    _, tree = read_tree("(;GM[2004]SZ[3]B[S10]C[first](;W[T10])(;W[A10]))")
+    assert tree.props == {"C": ["first"]} and [node.move for node in tree.children] == ["S10"]
+    assert [node.move for node in tree.children[0].children] == ["T10", "A10"]
+
+
 def test_parse_tree_keeps_every_variation():
     root = parse_tree("(;A[1](;B[2](;C[3])(;D[4]))(;E[5];F[6]))")
     assert [node.props for node in main_line(root)] == [{"A": ["1"]}, {"B": ["2"]}, {"C": ["3"]}]
