@@ -89,7 +89,8 @@ def test_setup_of_the_usual_start_is_no_setup():
                             "stargtp-setup white white b1 e1 a2 f2 black a5 f5 b6 e6", "printsgf")
     assert answers[:3] == ["=\n\n", "=\n\n", "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
     assert answers[5:7] == ["=\n\n", "= (;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
-    assert answers[9:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]AW[ab][fb][ba][ea]\n)\n\n"]
+    assert answers[9:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]"
+                                    "AW[ab][fb][ba][ea]\n)\n\n"]
     assert session.state.position.setup() is None
 
 
