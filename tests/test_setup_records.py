@@ -505,3 +505,30 @@ def test_random_trees_round_trip_through_sgf(name, size):
         position = read_line(text, game.record_codec)
         assert [(colour, position.format_move(move)) for colour, move in position.history] == moves
         assert position.setup() == tree.start.setup()
+
+
+def test_the_commands_through_the_http_bridge():
+    """The page's way in: a set-up, then a 549-move tree (a line of some
+    34 KB) out as JSON and back as SGF, over the HTTP bridge."""
+    from tests.test_gui_bridge import bridge, gtp, new_session
+
+    position = find_game("star").new_position(10)
+    moves = []
+    for cell in position.legal_moves():
+        moves += [f";B[{position.format_move(cell)}]", ";W[]"]
+    moves.pop()
+    record = "(;GM[2004]SZ[10]" + "".join(moves) + ")"
+
+    async def scenario() -> None:
+        async with bridge() as (_, port):
+            token = await new_session(port)
+            answer = await gtp(port, token, "boardsize 4\nstargtp-setup w black S40\nprintsgf\n"
+                                            f"stargtp-sgf-tree {record}\n")
+            answers = answer.split("\n\n")
+            assert answers[:3] == ["=", "=", "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[4]AB[S40]PL[W]\n)"]
+            tree = answers[3][2:]
+            assert len(tree) > 30000 and tree.count('"children":[') == 550
+            written = await gtp(port, token, f"stargtp-sgf-write {tree}\n")
+            assert written == "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[10]\n" + "\n".join(moves) + "\n)\n\n"
+
+    asyncio.run(scenario())
