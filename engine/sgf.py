@@ -366,6 +366,17 @@ def _plays(node: SgfNode) -> bool:
     return "B" in node.props or "W" in node.props
 
 
+def _record_tree(text: str) -> SgfNode:
+    """The record's game tree, a move in the root node (some writers put the
+    first move there) moved to a node of its own after it, so that the root
+    holds the game and its set-up only."""
+    root = parse_tree(text)
+    if _plays(root):
+        first = SgfNode({letter: root.props.pop(letter) for letter in ("B", "W") if letter in root.props})
+        first.children, root.children = root.children, [first]
+    return root
+
+
 def _leading(root: SgfNode) -> list[SgfNode]:
     """The root and the nodes after it that play no move, up to the first
     move or variation: the nodes whose set-up is read."""
@@ -439,7 +450,7 @@ def read_line(text: str, codec: RecordCodec) -> Any:
     """The position at the end of a record's main line (the first child at
     every branch; the variations are not read), its moves as history:
     ``loadsgf``. SgfError for anything unreadable, an illegal move included."""
-    lead = _leading(parse_tree(text))
+    lead = _leading(_record_tree(text))
     line = main_line(lead[-1])[1:]
     position = _start(lead, _move_values(line), codec)
     ended = False
@@ -478,7 +489,7 @@ def read_tree(text: str, codec: RecordCodec) -> RecordTree:
     properties to the node before it, and its children become that node's;
     a move that ends its line (``resign``) does the same and may have no
     move after it. SgfError for anything unreadable."""
-    lead = _leading(parse_tree(text))
+    lead = _leading(_record_tree(text))
     below = [node for child in lead[-1].children for node in _every_node(child)]
     position = _start(lead, _move_values(below), codec)
     interpreted = codec.interpreted()

@@ -67,6 +67,13 @@ def test_setup_replaces_the_position_in_every_game(game):
     assert {point.lower(): k for k, points in kinds.items() for point in points} == placed
 
 
+def test_the_rules_of_a_set_up_game_stay():
+    answers, _ = talk("game hex", "boardsize 3", "stargtp-setup w black a1", "stargtp-rules swap on",
+                      "stargtp-rules swap")
+    assert answers[3:] == ["? cannot change rule: the rules of a game that starts from a set-up cannot change;"
+                           " clear_board first\n\n", "= off\n\n"]
+
+
 def test_setup_shows_in_the_views_and_the_board():
     answers, _ = talk("boardsize 2", "stargtp-setup w black *20 white S20", "stargtp-position")
     data = json.loads(answers[2][2:])
@@ -82,8 +89,19 @@ def test_setup_of_the_usual_start_is_no_setup():
                             "stargtp-setup white white b1 e1 a2 f2 black a5 f5 b6 e6", "printsgf")
     assert answers[:3] == ["=\n\n", "=\n\n", "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
     assert answers[5:7] == ["=\n\n", "= (;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]\n)\n\n"]
-    assert answers[9:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]AW[ab][fb][ba][ea]\n)\n\n"]
+    assert answers[9:] == ["=\n\n", "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AB[bf][ef][ae][fe]"
+                                    "AW[ab][fb][ba][ea]\n)\n\n"]
     assert session.state.position.setup() is None
+
+
+def test_an_empty_amazons_board_is_written_as_one():
+    # Without a set-up property an Amazons record starts from the usual
+    # start, so an empty board says AE over the whole board.
+    answers, session = talk("game amazons", "boardsize 6", "stargtp-setup w", "printsgf", "clear_board",
+                            "stargtp-loadsgf-text (;GM[18]SZ[6]AE[aa:ff])", "stargtp-position")
+    assert answers[3] == "= (;GM[18]FF[4]CA[UTF-8]AP[stargtp]SZ[6]AE[aa:ff]\n)\n\n"
+    board = json.loads(answers[6][2:])["board"]
+    assert not any(board.values()), board
 
 
 def test_setup_errors_change_nothing():
@@ -213,6 +231,15 @@ def test_tree_of_a_record_is_its_main_line_for_loadsgf():
         assert moves == [position.format_move(move) for _, move in position.history]
 
 
+def test_a_move_in_the_root_node_is_played():
+    # Some writers put the first move in the root; loadsgf always played it.
+    position = read_record("(;GM[2004]SZ[3]B[S10]C[first];W[T10])")
+    assert [position.format_move(move) for _, move in position.history] == ["S10", "T10"]
+    _, tree = read_tree("(;GM[2004]SZ[3]B[S10]C[first](;W[T10])(;W[A10]))")
+    assert tree.props == {"C": ["first"]} and [node.move for node in tree.children] == ["S10"]
+    assert [node.move for node in tree.children[0].children] == ["T10", "A10"]
+
+
 def test_parse_tree_keeps_every_variation():
     root = parse_tree("(;A[1](;B[2](;C[3])(;D[4]))(;E[5];F[6]))")
     assert [node.props for node in main_line(root)] == [{"A": ["1"]}, {"B": ["2"]}, {"C": ["3"]}]
@@ -282,6 +309,7 @@ WRITE_ERRORS = [
      "unknown kind 'red': *Star sets up black, white"),
     ('{"game":"amazons","size":6,"options":{"swap":true}}', "Amazons has no option 'swap' (options: none)"),
     ("[" * 4001 + "]" * 4001, "bad JSON: nested 4001 levels deep (at most 4000)"),
+    ("[" * 4000 + "]" * 4000, "bad tree: the tree is not an object"),  # read, however deep
 ]
 
 
@@ -396,3 +424,111 @@ def test_damaged_records_and_trees_get_answers_not_crashes():
     accepted = {line.split()[0] for line, answer in zip(lines[2:-2], body) if answer.startswith("=")}
     assert accepted == {"stargtp-sgf-tree", "stargtp-sgf-write", "stargtp-setup"}
     assert answers[-2] == "= star\n\n"
+
+
+def random_tree(game, size, rng):
+    """A seeded random game tree of ``game``: a random set-up or the usual
+    start, then up to 40 nodes, each a random legal move of the side to
+    move (or of either colour) with random properties, branching at random."""
+    from stargtp.engine.colour import BLACK, WHITE
+    from stargtp.engine.sgf import RecordNode, RecordTree
+
+    if rng.random() < 0.5:
+        names = list(game.setup_rules.points(game.new_position(size)))
+        kinds = [kind.kind for kind in game.setup_rules.kinds]
+        picked = rng.sample(names, rng.randint(0, len(names) // 3))
+        pieces = [(rng.choice(kinds), [name]) for name in picked]
+        start = game.set_up(size, rng.choice([BLACK, WHITE]), pieces)
+    else:
+        start = game.new_position(size)
+    tree = RecordTree(start.copy(), props={"C": ["root ] \\ ( ) ; text\nline two"]} if rng.random() < 0.5 else {})
+    frontier = [(tree, start.copy())]
+    for _ in range(40):
+        parent, position = rng.choice(frontier)
+        moves = position.legal_moves()
+        if not moves:
+            continue
+        colour = position.to_move if rng.random() < 0.9 else rng.choice([BLACK, WHITE])
+        move = rng.choice(moves)
+        if not position.is_legal(move, colour):
+            continue
+        after = position.copy()
+        after.play(move, colour)
+        props = {}
+        if rng.random() < 0.3:
+            props["C"] = [f"comment ]{rng.randrange(100)}\\"]
+        if rng.random() < 0.2:
+            props["SBKV"] = [f"{rng.uniform(0, 100):.1f}"]
+        if any(child.move == position.format_move(move) and child.colour == colour for child in parent.children):
+            continue
+        node = RecordNode(colour, position.format_move(move), props)
+        parent.children.append(node)
+        frontier.append((node, after))
+    return tree
+
+
+def same_tree(a, b) -> bool:
+    """Iteratively compare two RecordTrees (colour, move, properties, order)."""
+    if (a.komi, a.props, a.start.setup(), a.start.size) != (b.komi, b.props, b.start.setup(), b.start.size):
+        return False
+    stack = [(a.children, b.children)]
+    while stack:
+        left, right = stack.pop()
+        if len(left) != len(right):
+            return False
+        for x, y in zip(left, right):
+            if (x.colour, x.move, x.props) != (y.colour, y.move, y.props):
+                return False
+            stack.append((x.children, y.children))
+    return True
+
+
+@pytest.mark.parametrize("name, size", [("star", 3), ("amazons", 6), ("hex", 4), ("y", 4)])
+def test_random_trees_round_trip_through_sgf(name, size):
+    """200 seeded random trees a game: write_tree then read_tree gives the
+    same tree back, and read_line (loadsgf) plays its first children."""
+    import random
+
+    from stargtp.engine.sgf import write_tree
+
+    game = find_game(name)
+    rng = random.Random(f"trees-{name}")
+    for _ in range(200):
+        tree = random_tree(game, size, rng)
+        text = write_tree(tree, game.record_codec)
+        found, again = read_tree(text)
+        assert found is game and same_tree(tree, again), text
+        moves, children = [], tree.children
+        while children:
+            moves.append((children[0].colour, children[0].move))
+            children = children[0].children
+        position = read_line(text, game.record_codec)
+        assert [(colour, position.format_move(move)) for colour, move in position.history] == moves
+        assert position.setup() == tree.start.setup()
+
+
+def test_the_commands_through_the_http_bridge():
+    """The page's way in: a set-up, then a 549-move tree (a line of some
+    34 KB) out as JSON and back as SGF, over the HTTP bridge."""
+    from tests.test_gui_bridge import bridge, gtp, new_session
+
+    position = find_game("star").new_position(10)
+    moves = []
+    for cell in position.legal_moves():
+        moves += [f";B[{position.format_move(cell)}]", ";W[]"]
+    moves.pop()
+    record = "(;GM[2004]SZ[10]" + "".join(moves) + ")"
+
+    async def scenario() -> None:
+        async with bridge() as (_, port):
+            token = await new_session(port)
+            answer = await gtp(port, token, "boardsize 4\nstargtp-setup w black S40\nprintsgf\n"
+                                            f"stargtp-sgf-tree {record}\n")
+            answers = answer.split("\n\n")
+            assert answers[:3] == ["=", "=", "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[4]AB[S40]PL[W]\n)"]
+            tree = answers[3][2:]
+            assert len(tree) > 30000 and tree.count('"children":[') == 550
+            written = await gtp(port, token, f"stargtp-sgf-write {tree}\n")
+            assert written == "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[10]\n" + "\n".join(moves) + "\n)\n\n"
+
+    asyncio.run(scenario())

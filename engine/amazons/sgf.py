@@ -108,6 +108,9 @@ def _head(position: Position, komi: float, text: str) -> str:
             points = [point_to_sgf(s, geo) for s, v in enumerate(board) if v == contents]
             if points:
                 root += prop + "".join(f"[{p}]" for p in points)
+        if not any(board):  # an empty board: a set-up property must say so, or it reads as the start
+            corners = (geo.square(0, geo.size - 1), geo.square(geo.size - 1, 0))
+            root += "AE[{}:{}]".format(*(point_to_sgf(square, geo) for square in corners))
         if to_move != WHITE:
             root += f"PL[{sgf_colour(to_move)}]"
     return root + text

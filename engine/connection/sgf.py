@@ -39,7 +39,7 @@ must be legal; every failure is an :class:`SgfError` (a GameError) saying why.
 
 from __future__ import annotations
 
-from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.colour import BLACK, WHITE
 from functools import partial
 
 from stargtp.engine.errors import IllegalMove

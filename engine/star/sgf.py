@@ -10,7 +10,7 @@ docs/rules-star.md ("Records (SGF)") gives the reasons for every choice here.
 it: ``B[S43]``, ``W[*10]``, ``B[R00]`` (ring 10 is written ``0``). A pass is
 the empty value, as in Go: ``B[]``; ``B[pass]`` (any case) is read too. SGF
 ``B`` is black, who moves first, and ``W`` is white: no colour swap, in moves
-and in ``RE``. Out-of-turn moves (the protocol's set-up) are ordinary nodes
+and in ``RE``. Out-of-turn moves (GTP's way to set up a position) are ordinary nodes
 with the colour that played them.
 
 **Root.** ``SZ[n]`` is the number of rings, 2..10 (10 when absent). ``KM`` is

@@ -52,7 +52,7 @@ class GtpState:
         rules = position.rules
         value = rules.option(name).parse(text)
         if position.setup() is not None:
-            raise GameError("the rules of a game set up from a record cannot change; clear_board first")
+            raise GameError("the rules of a game that starts from a set-up cannot change; clear_board first")
         options = {**rules.options_of(position), name: value}
         replayed = rules.new_position(position.size, options)
         for colour, move in position.history:
