@@ -198,44 +198,10 @@ def test_prior_names_the_bridge_save_and_the_cells_near_the_last_move():
         position.play(position.parse_move(label))
     geo = position.geometry
     hooks = position.rules.tree_hooks(position)
-    (saves, *save_prior), (near, *near_prior), (ends, *bridge_prior), (edge, *edge_prior) = \
-        hooks.prior(position)
+    (saves, *save_prior), (near, *near_prior) = hooks.prior(position)
     assert geo.cells_of(saves) == [geo.parse("c2")]
     assert [geo.cells[c].label for c in geo.cells_of(near)] == ["a3", "a4", "b4"]
-    # black's bridges from b2 and c3 with both carriers empty (b3 is white's now)
-    assert [geo.cells[c].label for c in geo.cells_of(ends)] == ["a1", "d1", "e2", "d4", "b5"]
-    # the edge cells three or more steps from every stone
-    assert [geo.cells[c].label for c in geo.cells_of(edge)] == ["e4", "d5", "e5"]
-    assert (tuple(save_prior), tuple(near_prior), tuple(bridge_prior), tuple(edge_prior)) == \
-        (fast.PRIOR_SAVE, fast.PRIOR_NEAR, fast.PRIOR_BRIDGE, fast.PRIOR_EDGE)
-    empty_board = HexPosition(5)
-    assert hooks.prior(empty_board) == ((0, *fast.PRIOR_BRIDGE), (geo.all_bits & fast.kit(geo).edge_cells,
-                                                                  *fast.PRIOR_EDGE))
-
-
-@pytest.mark.parametrize("cls,size", BOARDS, ids=IDS)
-def test_shape_priors_against_the_reference(cls, size):
-    """The bridge-making cells and the lonely edge cells of the side to move,
-    over random positions, against neighbour lists: an empty cell two steps
-    from an own stone with exactly two common neighbours, both empty; an
-    empty edge cell with no stone at distance one or two."""
-    rng = random.Random(size * 23 + len(cls.game))
-    for _ in range(150):
-        position = random_position(cls, size, rng, rng.randint(0, max(1, size * size // 2)))
-        geo = position.geometry
-        board = position.board
-        near = [set(cell.neighbours) for cell in geo.cells]
-        empty = {c for c, v in enumerate(board) if v == EMPTY}
-        own = {c for c, v in enumerate(board) if v == position.to_move}
-        stones = set(range(geo.cell_count)) - empty
-        expected_ends = {x for x in empty for s in own
-                         if s not in near[x] and len(near[x] & near[s]) == 2 and near[x] & near[s] <= empty}
-        within_two = stones | {n for s in stones for n in near[s]}
-        within_two |= {n for c in within_two for n in near[c]}
-        expected_edge = {c for c in empty if geo.cells[c].edges and c not in within_two}
-        ends, edge = fast.shape_priors(position.black_bits, position.white_bits, position.to_move,
-                                       fast.kit(geo))
-        assert (set(geo.cells_of(ends)), set(geo.cells_of(edge))) == (expected_ends, expected_edge)
+    assert (tuple(save_prior), tuple(near_prior)) == (fast.PRIOR_SAVE, fast.PRIOR_NEAR)
 
 
 def _example_baseline():

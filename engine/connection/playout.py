@@ -28,11 +28,9 @@ between stones placed before the playout to the opponent, the owner gets one
 of them back, and in exchange the opponent gets another cell of the owner's
 fill, at random, so that each side keeps its share.
 
-**The priors** (:data:`PRIOR_SAVE`, :data:`PRIOR_NEAR`, :data:`PRIOR_BRIDGE`,
-:data:`PRIOR_EDGE`): the cell that completes a bridge the opponent's last move
-intruded into, and the cells next to that move, get virtual AMAF wins in a new
-tree node; so do the cells that make a bridge with a stone of the side to
-move, and the edge cells far from every stone get virtual losses.
+**The priors** (:data:`PRIOR_SAVE`, :data:`PRIOR_NEAR`): the cell that
+completes a bridge the opponent's last move intruded into, and the cells next
+to that move, get virtual AMAF wins in a new tree node.
 
 The AMAF owner masks are the cells each colour holds on the full board.
 tests/test_connection_playout.py checks the winner and the bridge code against
@@ -59,13 +57,6 @@ PRIOR_SAVE = (40, 72)
 bridge of the side to move that the opponent's last move intruded into: 90%."""
 PRIOR_NEAR = (10, 12)
 """... of a cell next to the opponent's last move: 60%."""
-PRIOR_BRIDGE = (10, 13)
-"""... of an empty cell that makes a bridge with a stone of the side to move
-(both carriers empty): 65%."""
-PRIOR_EDGE = (10, 7)
-"""... of an empty edge cell with no stone within two steps: 35%. The
-random fill overrates such cells (every winning group touches the edges,
-so their AMAF statistics look good), while an early move there does little."""
 
 
 def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
@@ -120,8 +111,7 @@ def _at(mask: int, shift: int) -> int:
 class Kit:
     """What the fast code needs of one board, computed once (:func:`kit`)."""
 
-    __slots__ = ("geometry", "all_bits", "width", "cell_bits", "flood", "black_wins", "bridges",
-                 "edge_cells")
+    __slots__ = ("geometry", "all_bits", "width", "cell_bits", "flood", "black_wins", "bridges")
 
     def __init__(self, geo: Board) -> None:
         self.geometry = geo
@@ -130,10 +120,6 @@ class Kit:
         self.cell_bits = geo.bit_of[:geo.cell_count]
         self.flood = geo.grow
         self.black_wins = _make_black_wins(geo, self.flood)
-        self.edge_cells = 0
-        """The cells on any edge of the board."""
-        for mask in geo.edge_bits.values():
-            self.edge_cells |= mask
         self.bridges = bridge_shifts(geo)
         """``(to_stone, carrier1, carrier2)`` bit shifts of three bridge
         directions; the other three are the same bridges seen from the other
@@ -292,21 +278,6 @@ def answers(black: int, white: int, to_move: int, last: int, k: Kit) -> tuple[in
     return saves, _neighbours(last, k) & empty & ~saves
 
 
-def shape_priors(black: int, white: int, to_move: int, k: Kit) -> tuple[int, int]:
-    """For the side to move: the empty cells that make a bridge with one of
-    its stones (both carriers empty), and the empty edge cells with no stone
-    within two steps."""
-    own = black if to_move == BLACK else white
-    stones = black | white
-    empty = k.all_bits & ~stones
-    ends = 0
-    for to_stone, c1, c2 in k.bridges:
-        ends |= _at(own, to_stone) & _at(empty, c1) & _at(empty, c2)
-        ends |= _at(own, -to_stone) & _at(empty, c1 - to_stone) & _at(empty, c2 - to_stone)
-    lonely_edge = k.edge_cells & empty & ~_neighbours(_neighbours(stones, k) | stones, k)
-    return ends & empty, lonely_edge
-
-
 @lru_cache(maxsize=None)
 def _hooks_for(geo: Board) -> TreeHooks:
     k = kit(geo)
@@ -318,16 +289,14 @@ def _hooks_for(geo: Board) -> TreeHooks:
         return _fill(position, rng, k, True)
 
     def prior(position) -> tuple[tuple[int, int, int], ...]:
-        black, white, to_move = position.black_bits, position.white_bits, position.to_move
-        ends, lonely_edge = shape_priors(black, white, to_move, k)
-        shape = ((ends, *PRIOR_BRIDGE), (lonely_edge, *PRIOR_EDGE))
         if not position.history:
-            return shape
+            return ()
         last = position.history[-1][1]
         if last == swap_move:
-            return shape
-        saves, near = answers(black, white, to_move, bit_of[last], k)
-        return ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR)) + shape
+            return ()
+        saves, near = answers(position.black_bits, position.white_bits, position.to_move,
+                              bit_of[last], k)
+        return ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR))
 
     return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
                      tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior)
