@@ -27,7 +27,7 @@ from stargtp.engine.y import Position as YPosition
 from stargtp.engine.y.geometry import geometry as y_geometry
 from stargtp.protocol.server.session import SessionConfig
 from stargtp.protocol.tools.match.records import board_outcome
-from tests.connection_reference import reference_winner
+from tests.connection_reference import groups, reference_winner
 from tests.conformance import full_state
 from tests.gtp_helpers import converse, split_responses
 
@@ -99,6 +99,27 @@ def test_geometry_is_consistent(position_class, size: int) -> None:
     assert data["size"] == size and len(data["cells"]) == geo.cell_count
     assert data["cells"][0]["label"] == "a1" and data["cells"][0]["x"] == 0
     assert set(data["goals"]) == {"black", "white"}
+
+
+@pytest.mark.parametrize("position_class, size", CASES)
+def test_flood_is_the_group_of_the_neighbour_lists(position_class, size: int) -> None:
+    """The geometry's unrolled flood (the position's and the playout's)
+    finds exactly the groups that a search over neighbour lists finds, on
+    random stone sets of every density, and a pickled board floods alike."""
+    import pickle
+
+    geo = position_class.make_geometry(size)
+    rng = random.Random(size)
+    for trial in range(60):
+        board = [BLACK if rng.random() < trial / 60 else EMPTY for _ in geo.cells]
+        within = geo.mask_of(c for c, v in enumerate(board) if v == BLACK)
+        for group in groups(geo, board, BLACK):
+            seed = geo.bit_of[min(group)]
+            assert geo.flood(seed, within) == geo.mask_of(group)
+            assert geo.grow(seed, within) == geo.mask_of(group)
+        assert geo.flood(geo.all_bits, 0) == 0
+    copy = pickle.loads(pickle.dumps(geo))
+    assert copy.flood(geo.bit_of[0], geo.all_bits) == geo.all_bits
 
 
 # -- the fast winner against the reference -----------------------------------------------------

@@ -118,7 +118,7 @@ class Kit:
         self.all_bits = geo.all_bits
         self.width = geo.bits
         self.cell_bits = geo.bit_of[:geo.cell_count]
-        self.flood = _make_flood(geo)
+        self.flood = geo.grow
         self.black_wins = _make_black_wins(geo, self.flood)
         self.bridges = bridge_shifts(geo)
         """``(to_stone, carrier1, carrier2)`` bit shifts of three bridge
@@ -130,36 +130,6 @@ class Kit:
 def kit(geo: Board) -> Kit:
     """The :class:`Kit` of a board."""
     return Kit(geo)
-
-
-def _make_flood(geo: Board) -> Callable[[int, int], int]:
-    """``flood(seed, within)``: the cells of ``within`` connected to ``seed``
-    (a subset of ``within``) through cells of ``within``. The six shifts are
-    ``+-1`` (the row), ``+-stride`` and ``+-(stride + d)`` (the rows below and
-    above), ``d`` being -1 or +1 by the board's shape, so the two shifts to a
-    row are one shift of a two-cell pair."""
-    stride = geo.stride
-    shifts = set(geo.shifts)
-    d = 1 if stride + 1 in shifts else -1
-    if shifts != {1, -1, stride, -stride, stride + d, -(stride + d)}:
-        raise ValueError(f"unexpected neighbour shifts {sorted(shifts)}")
-    if d == -1:
-        def flood(region: int, within: int) -> int:
-            while True:
-                grown = (region | region << 1 | region >> 1 | (region | region << 1) >> stride
-                         | (region | region >> 1) << stride) & within
-                if grown == region:
-                    return region
-                region = grown
-    else:
-        def flood(region: int, within: int) -> int:
-            while True:
-                grown = (region | region << 1 | region >> 1 | (region | region >> 1) >> stride
-                         | (region | region << 1) << stride) & within
-                if grown == region:
-                    return region
-                region = grown
-    return flood
 
 
 def _make_black_wins(geo: Board, flood: Callable[[int, int], int]) -> Callable[[int], bool]:

@@ -162,18 +162,32 @@ class ConnectionPosition:
             colour = self.to_move
         elif colour not in (BLACK, WHITE):
             raise IllegalMove(f"no such colour {colour!r}")
-        if self.is_over():
+        if self.won is not None or self._empty_count == 0:
             raise IllegalMove(f"the game is over: {self.over_reason()}")
-        if move == self.geometry.swap_move and not isinstance(move, bool):
-            self._play_swap(colour)
-            return
-        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.board):
+        board = self.board
+        # The search's path first: a plain int that is a cell (the swap move
+        # is the number just past the cells, and a bool is never a move).
+        if type(move) is not int or not 0 <= move < len(board):
+            if move == self.geometry.swap_move and not isinstance(move, bool):
+                self._play_swap(colour)
+                return
             raise IllegalMove(f"no cell {move!r} on this board")
-        if self.board[move] != EMPTY:
+        if board[move] != EMPTY:
             raise IllegalMove(f"{self.format_move(move)} is occupied")
         self._undo.append((self.to_move, self.won))
-        self._place(move, colour)
-        if self._connects(move, colour):
+        geo = self.geometry
+        board[move] = colour
+        self._empty_count -= 1
+        bit = geo.bit_of[move]
+        if colour == BLACK:
+            own = self.black_bits = self.black_bits | bit
+        else:
+            own = self.white_bits = self.white_bits | bit
+        group = geo.grow(bit, own)
+        for edge in geo.goal_bits[colour]:
+            if not group & edge:
+                break
+        else:
             self.won = colour
         self.history.append((colour, move))
         self.to_move = opponent(colour)
@@ -208,7 +222,8 @@ class ConnectionPosition:
         if not self.history:
             raise CannotUndo("no move to undo")
         colour, move = self.history.pop()
-        if move == self.geometry.swap_move:
+        geo = self.geometry
+        if move == geo.swap_move:
             if self.swap_recolours:
                 self._recolour(self.history[0][1], self.history[0][0])
             self.to_move, self.won = self._undo.pop()
@@ -216,9 +231,9 @@ class ConnectionPosition:
         self.board[move] = EMPTY
         self._empty_count += 1
         if colour == BLACK:
-            self.black_bits &= ~self.geometry.bit_of[move]
+            self.black_bits &= ~geo.bit_of[move]
         else:
-            self.white_bits &= ~self.geometry.bit_of[move]
+            self.white_bits &= ~geo.bit_of[move]
         self.to_move, self.won = self._undo.pop()
 
     def over_reason(self) -> str | None:
@@ -242,7 +257,7 @@ class ConnectionPosition:
         geo = self.geometry
         own = self.black_bits if colour == BLACK else self.white_bits
         group = geo.flood(geo.bit_of[cell], own)
-        return all(group & geo.edge_bits[edge] for edge in geo.goals[colour])
+        return all(group & edge for edge in geo.goal_bits[colour])
 
     def _find_winner(self) -> int | None:
         """The winner of the whole board, searched from scratch (for a set-up)."""
