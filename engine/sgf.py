@@ -256,6 +256,17 @@ def _parse_value(text: str, i: int) -> tuple[str, int]:
 # -- records of a game: what the game contributes, and the trees built on it -----------
 
 
+def setup_properties(board: Sequence[int], to_move: int, label: Callable[[int], str]) -> str:
+    """A set-up's stones as ``AB``/``AW`` (each cell written by ``label``)
+    and the side to move as ``PL``."""
+    text = ""
+    for prop, colour in (("AB", BLACK), ("AW", WHITE)):
+        points = [label(cell) for cell, value in enumerate(board) if value == colour]
+        if points:
+            text += prop + "".join(f"[{point}]" for point in points)
+    return text + f"PL[{'B' if to_move == BLACK else 'W'}]"
+
+
 def to_move_by_count(board: Sequence[int]) -> int:
     """The side to move of a set-up without ``PL`` where black moves first
     and the colours alternate: black when the colours have as many stones,

@@ -18,8 +18,8 @@ import pytest
 
 from tests.browser import Browser, Page, chromium_path
 from tests.test_gui_browser import (  # noqa: F401 (browser, page and server are fixtures)
-    DEADLINE, REQUIRE, GuiServer, browser, check_agrees, choose, click_point, drawn, new_game, page, screenshot, server,
-    session_of, wait_idle)
+    DEADLINE, PIECES, REQUIRE, GuiServer, browser, check_agrees, choose, click_point, drawn, new_game, page,
+    screenshot, server, session_of, wait_idle)
 
 if chromium_path() is None and not REQUIRE:  # with REQUIRE, the browser fixture fails instead
     pytestmark = pytest.mark.skip(reason="no /usr/bin/chromium (set STARGTP_REQUIRE_BROWSER=1 to fail instead)")
@@ -190,7 +190,7 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     page.click("#setup-start")
     page.wait_for("document.body.dataset.setup === '1'")
     page.click("#setup-clear")
-    wait_idle(page, "Object.keys(" + PIECES_JS + ").length === 0")
+    wait_idle(page, "Object.keys(" + PIECES + ").length === 0")
     assert page.evaluate("document.getElementById('board').dataset.moves") == "0"
     page.click("#setup-cancel")
     wait_idle(page, "document.body.dataset.setup === '0' && document.body.dataset.moves === '1'")
@@ -204,20 +204,20 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     assert buttons == [[k["kind"], k["label"]] for k in kinds] + [["remove", "Remove"]]
     # Start from an empty board: remove everything, then place.
     page.click("#setup-clear")
-    wait_idle(page, "Object.keys(" + PIECES_JS + ").length === 0")
+    wait_idle(page, "Object.keys(" + PIECES + ").length === 0")
     for kind, points in (("black", ["a6", "f6"]), ("white", ["a1"]), ("arrow", ["c3", "d3"])):
         page.click(f'#setup-kinds button[data-kind="{kind}"]')
         for point in points:
-            count = len(page.evaluate(PIECES_JS))
+            count = len(page.evaluate(PIECES))
             click_point(page, point)
-            wait_idle(page, f"Object.keys({PIECES_JS}).length === {count + 1}")
+            wait_idle(page, f"Object.keys({PIECES}).length === {count + 1}")
     # A second click with the same kind takes the piece off; Remove does too.
     page.click('#setup-kinds button[data-kind="white"]')
     click_point(page, "f1")
-    wait_idle(page, f"Object.keys({PIECES_JS}).length === 6")
+    wait_idle(page, f"Object.keys({PIECES}).length === 6")
     page.click('#setup-kinds button[data-kind="remove"]')
     click_point(page, "f1")
-    wait_idle(page, f"Object.keys({PIECES_JS}).length === 5")
+    wait_idle(page, f"Object.keys({PIECES}).length === 5")
     choose(page, "#setup-to-move", "black")
     wait_idle(page, "document.getElementById('board').dataset.toMove === 'black'")
     page.click('#setup-kinds button[data-kind="white"]')
@@ -252,16 +252,6 @@ def test_set_up_then_the_engine_plays(page: Page, server: GuiServer, tmp_path: P
     assert session_of(page) != session
     assert check_agrees(page, server) == position
 
-
-PIECES_JS = """(() => {
-    const pieces = {};
-    for (const e of document.querySelectorAll('#board svg [data-point]')) {
-        if (e.closest('.overlay')) continue;
-        const kind = ['black', 'white', 'arrow'].find(k => e.classList.contains(k));
-        if (kind) pieces[e.dataset.point] = kind;
-    }
-    return pieces;
-})()"""
 
 
 def test_a_reload_restores_the_game(page: Page, server: GuiServer, browser: Browser,  # noqa: F811

@@ -44,7 +44,7 @@ from functools import partial
 
 from stargtp.engine.errors import IllegalMove
 from stargtp.engine.sgf import RecordCodec, SgfError, escape, parse_main_line, properties_text, read_line, \
-    record_text
+    record_text, setup_properties
 
 GM_NUMBER = 11
 """SGF's game number for Hex, which HexGui writes for Y boards too."""
@@ -94,12 +94,7 @@ def head(position, komi: float, text: str, mark: str) -> str:
     setup = position.setup()
     if setup is not None:
         board, to_move = setup
-        node = ""
-        for prop, colour in (("AB", BLACK), ("AW", WHITE)):
-            cells = [position.format_move(c) for c, v in enumerate(board) if v == colour]
-            if cells:
-                node += prop + "".join(f"[{label}]" for label in cells)
-        root += f"\n;{node}PL[{_SGF_COLOUR[to_move]}]"
+        root += "\n;" + setup_properties(board, to_move, position.format_move)
     return root
 
 

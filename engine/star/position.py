@@ -69,12 +69,7 @@ class Position:
         position = cls(rings[0])
         for cell, colour in enumerate(board):
             if colour != EMPTY:
-                position.board[cell] = colour
-                position._empty_count -= 1
-                if colour == BLACK:
-                    position.black_bits |= position._bit_of[cell]
-                else:
-                    position.white_bits |= position._bit_of[cell]
+                position._place(cell, colour)
         position.to_move = to_move
         if to_move != BLACK or position._empty_count != len(board):
             position._setup = (tuple(board), to_move)
@@ -133,6 +128,15 @@ class Position:
             return True
         return isinstance(move, int) and 0 <= move < len(self.board) and self.board[move] == EMPTY
 
+    def _place(self, cell: int, colour: int) -> None:
+        """Put a stone of ``colour`` on the empty ``cell`` (a move or a set-up)."""
+        self.board[cell] = colour
+        self._empty_count -= 1
+        if colour == BLACK:
+            self.black_bits |= self._bit_of[cell]
+        else:
+            self.white_bits |= self._bit_of[cell]
+
     def play(self, move: int, colour: int | None = None) -> None:
         """Place a stone of ``colour`` (default: the side to move) or pass. The
         opponent of ``colour`` moves next, so setting up a position with several
@@ -148,12 +152,7 @@ class Position:
                 raise IllegalMove(f"no cell {move!r} on this board")
             if self.board[move] != EMPTY:
                 raise IllegalMove(f"{self.geometry.labels[move]} is occupied")
-            self.board[move] = colour
-            self._empty_count -= 1
-            if colour == BLACK:
-                self.black_bits |= self._bit_of[move]
-            else:
-                self.white_bits |= self._bit_of[move]
+            self._place(move, colour)
         self.history.append((colour, move))
         self._movers.append(self.to_move)
         self.to_move = opponent(colour)

@@ -54,7 +54,7 @@ from decimal import Decimal
 # game-neutral; they live with the Amazons records, which came first.
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.sgf import (RecordCodec, SgfError, escape, parse_main_line, properties_text, read_line,
-                                record_text)
+                                record_text, setup_properties)
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS
 from stargtp.engine.star.position import PASS, Position
 from stargtp.engine.star.scoring import score
@@ -123,11 +123,7 @@ def _head(position: Position, komi: float, text: str) -> str:
     setup = position.setup()
     if setup is not None:
         board, to_move = setup
-        for prop, colour in (("AB", BLACK), ("AW", WHITE)):
-            cells = [position.format_move(cell) for cell, v in enumerate(board) if v == colour]
-            if cells:
-                root += prop + "".join(f"[{label}]" for label in cells)
-        root += f"PL[{_SGF_COLOUR[to_move]}]"
+        root += setup_properties(board, to_move, position.format_move)
     return root
 
 

@@ -5,8 +5,8 @@
 // The board draws no board of its own and knows no rules.
 
 import { S, $, canPlayNow, choices, moveParts, otherColour } from "./state.js";
+import { el, fmt } from "./svg.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const BEST_SHOWN = { one: 5, many: 3 }; // moves in parts are long lines: fewer
 
 let svg = null; // the picture's <svg>
@@ -16,21 +16,6 @@ let tops = new Map(); // point name -> the topmost element that names it (a piec
 let shown = ""; // the picture's text, as the server sent it
 
 const board = () => $("board");
-
-function el(name, attributes = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value !== null && value !== undefined) node.setAttribute(key, typeof value === "number" ? fmt(value) : value);
-  }
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function fmt(value) {
-  const text = value.toFixed(2).replace(/\.?0+$/, "");
-  return text === "-0" || text === "" ? "0" : text;
-}
 
 /** The distance between neighbouring points, what marks are sized by. */
 function unit() {

@@ -4,25 +4,11 @@
 // gives one, the mistakes marked, the position shown as a vertical line.
 // Clicking it picks the nearest position. Nothing here knows a game.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { el, fmt } from "./svg.js";
+
 const W = 600; // the view box: the picture scales to the width of the board
 const H = 150;
 const PAD = { left: 34, right: 34, top: 10, bottom: 18 };
-
-function el(name, attributes = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value !== null && value !== undefined) node.setAttribute(key, typeof value === "number" ? fmt(value) : value);
-  }
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function fmt(value) {
-  const text = value.toFixed(2).replace(/\.?0+$/, "");
-  return text === "-0" || text === "" ? "0" : text;
-}
 
 /** The x of position `index` of `count` (0: the start). */
 function xOf(index, count) {
