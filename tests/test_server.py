@@ -611,3 +611,40 @@ def test_list_commands_lists_what_works_in_the_current_game() -> None:
     assert "printsgf" in amazons and "list_stars" not in amazons
     assert set(star) - {"list_stars"} == set(amazons)
     assert session.execute(b"list_stars").now == "? list_stars is only available for star\n\n"
+
+
+def _poll_forever(flag) -> None:
+    """A worker's part: poll the stop flag until killed."""
+    while True:
+        flag.is_set()
+
+
+def test_a_worker_killed_while_polling_the_stop_flag_leaves_it_usable() -> None:
+    """The pool's stop flag is shared with its workers; a worker killed while
+    polling it (as test_a_dead_worker_... does, and a crash or the OOM killer
+    can) must not leave anything held. A multiprocessing Event did: its
+    is_set takes a process-shared lock, and the server's next clear() then
+    blocked the event loop for ever (the first kill sufficed). Thirty kills at
+    seeded moments; each time set and clear must return (60 s margin; they
+    take microseconds)."""
+    import random
+    import threading
+
+    from stargtp.protocol.server.workers import StopFlag, _context
+
+    context = _context()
+    flag = StopFlag(context)
+    rng = random.Random(1)
+    for kill in range(30):
+        process = context.Process(target=_poll_forever, args=(flag,), daemon=True)
+        process.start()
+        time.sleep(0.05 + rng.random() * 0.05)
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(HANG_SECONDS)
+        seen = []
+        worker = threading.Thread(target=lambda: (flag.set(), seen.append(flag.is_set()), flag.clear(),
+                                                  seen.append(flag.is_set())), daemon=True)
+        worker.start()
+        worker.join(60)
+        assert not worker.is_alive(), f"the stop flag hung after kill {kill + 1}"
+        assert seen == [True, False]

@@ -6,8 +6,8 @@ request: moves travel, never trees, so the player may keep its tree between
 moves. A request is answered by every worker (root parallelism); their answers
 are merged by :func:`merge_results`.
 
-Stopping is cooperative: a multiprocessing Event, polled through the player's
-``should_stop``, makes every worker answer at once with its best move so far
+Stopping is cooperative: a shared stop flag (:class:`StopFlag`, one byte of
+shared memory and no lock), polled through the player's ``should_stop``, makes every worker answer at once with its best move so far
 (``# interrupt``). Closing the pool sets it too and terminates any worker that
 is not back within half a second, so a client that disconnects mid-search
 frees its processes promptly.
@@ -402,6 +402,29 @@ def _end_orphan(spawn: asyncio.Future[_Worker]) -> None:
     worker.conn.close()
 
 
+class StopFlag:
+    """The pool's stop flag, shared with its worker processes: one byte of
+    shared memory, read and written without a lock. A multiprocessing Event
+    guards its flag with a process-shared lock that every ``is_set`` takes,
+    so a worker killed while polling it (a crash, the OOM killer, SIGKILL)
+    could leave the lock held, and the server's next ``clear`` would block
+    its event loop forever; a lone byte has nothing to leave held."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, context: multiprocessing.context.BaseContext) -> None:
+        self._value = context.RawValue("b", 0)
+
+    def set(self) -> None:
+        self._value.value = 1
+
+    def clear(self) -> None:
+        self._value.value = 0
+
+    def is_set(self) -> bool:
+        return self._value.value != 0
+
+
 class WorkerPool:
     """The worker processes of one session, started at the first request."""
 
@@ -415,7 +438,7 @@ class WorkerPool:
         self.size = workers
         self.log = log or logging.getLogger(__name__).info
         self._context = _context()
-        self._stop = self._context.Event()
+        self._stop = StopFlag(self._context)
         self._workers: list[_Worker | None] = [None] * workers
         self._number = 0
         self._closed = False
@@ -596,7 +619,7 @@ class WorkerPool:
         raise SearchInterrupted("perft interrupted")
 
     async def _wait_stop(self) -> None:
-        # The stop Event is a process-shared flag with no file descriptor to wait
+        # The stop flag is a process-shared byte with no file descriptor to wait
         # on; polling it every few milliseconds is cheap and prompt enough.
         while not self._stop.is_set():
             await asyncio.sleep(0.005)
