@@ -8,6 +8,12 @@ the engine told the time control again; the time control itself is kept over
 a reload with the other settings; the clocks stop while a set-up is edited
 (docs/gui.md, "Playing like a real board" and "Reload and close").
 
+Then the defects found when the parts came together: a Move now that came
+after its search had answered must not cut the next search short; the
+clocks stop while a whole-game review runs; a finished variation's result
+is not the record's; during play the score's dead groups read as not yet
+scoring.
+
 The fixtures and helpers are those of tests/test_gui_browser.py,
 tests/test_gui_play.py and tests/test_gui_tree.py. Nothing is timed: the
 clocks here are of 10 minutes, which no wait comes near.
@@ -21,9 +27,9 @@ import pytest
 
 from tests.browser import Page, chromium_path
 from tests.test_gui_browser import (  # noqa: F401 (browser, page and server are fixtures)
-    REQUIRE, GuiServer, browser, check_agrees, new_game, page, server, wait_idle)
+    REQUIRE, GuiServer, browser, check_agrees, choose, new_game, page, server, session_of, wait_idle)
 from tests.test_gui_play import RECORD_SENT, sent, set_clock, text
-from tests.test_gui_tree import STATE, play_clicks, step
+from tests.test_gui_tree import STATE, play_clicks, sgf_tree, step
 
 if chromium_path() is None and not REQUIRE:  # with REQUIRE, the browser fixture fails instead
     pytestmark = pytest.mark.skip(reason="no /usr/bin/chromium (set STARGTP_REQUIRE_BROWSER=1 to fail instead)")
@@ -142,3 +148,88 @@ def test_a_record_a_set_up_and_a_reload_start_afresh(page: Page, server: GuiServ
     assert page.evaluate("document.getElementById('message').textContent").startswith("Cannot restore the kept game: ")
     assert clocks(page)["control"] == {"system": "absolute", "main": 600, "extra": 0, "periods": 0}
     assert "time_settings 600 0 0" in sent(page)  # the engine is told the clock the page shows
+
+
+# -- defects found when the parts came together ------------------------------------------
+
+
+def test_move_now_after_a_search_has_answered_does_not_cut_the_next_one(page: Page, server: GuiServer) -> None:
+    """Move now pressed when no search is under way or queued (the last one
+    has just answered) is forgotten: the next search, a hint here, is sent
+    without an interrupt (before the fix the interrupt waited and went right
+    after it); Move now pressed during that search still ends it."""
+    new_game(page, "star", 4, "none")
+    page.click("#hint")  # the server's 150 playouts: it answers by itself
+    wait_idle(page, "document.getElementById('board').dataset.hint !== ''")
+    # Just after the answer, as the thinking indicator with Move now goes away.
+    page.evaluate("document.getElementById('move-now').click()")
+    session = session_of(page)
+    assert all(ok for ok, _ in server.gtp(session, "stargtp-param playouts none", "stargtp-param seconds 600"))
+    page.evaluate(RECORD_SENT)
+    page.evaluate("document.getElementById('hint').click()")
+    page.wait_for("document.body.dataset.thinking === '1' && window.__sent.includes('reg_genmove black')")
+    assert page.evaluate("window.__sent") == ["reg_genmove black"]  # the search, and no interrupt with it
+    page.click("#move-now")
+    wait_idle(page)
+    assert sent(page)[:2] == ["reg_genmove black", "# interrupt"]
+
+
+def test_the_clocks_stop_while_a_review_runs(page: Page, server: GuiServer) -> None:
+    """A whole-game review stops the clock of the side to move; once it ends
+    (Stop here), the game goes on and that clock runs again."""
+    new_game(page, "star", 4, "none")
+    set_clock(page, "absolute", main_minutes="10")
+    play_clicks(page, ["*20"])
+    assert clocks(page)["running"] == "white"
+    page.evaluate("document.getElementById('review-limit').add(new Option('an hour', 'seconds 3600'))")
+    choose(page, "#review-limit", "seconds 3600")
+    page.click("#review-start")
+    page.wait_for("document.getElementById('review').dataset.running === '1'")
+    assert clocks(page)["running"] is None
+    page.click("#review-stop")
+    wait_idle(page, "document.getElementById('review').dataset.running === '0'")
+    now = clocks(page)
+    assert now["running"] == "white" and not now["white"]["flagged"]
+
+
+def test_only_the_main_lines_result_is_the_records(page: Page, server: GuiServer) -> None:
+    """Saved while a finished variation is shown (both pass), the record has
+    no RE: the main line, which a reader follows, goes on. Shown at the end
+    of a finished main line, its result is the record's RE."""
+    new_game(page, "star", 4, "none")
+    play_clicks(page, ["*10", "S43"])
+    step(page, "nav-back", 1)
+    for count in (2, 3):  # a variation: white and black pass, the game is over
+        page.click("#pass")
+        wait_idle(page, f"document.body.dataset.moves === '{count}'")
+    session = session_of(page)
+    assert "RE[" in server.one(session, "printsgf")  # the line shown has a result
+    record = saved_record(page, server)
+    assert [c["move"] for c in record["children"][0]["children"]] == ["S43", "pass"]
+    assert "RE" not in record["properties"]
+    page.click("#promote")  # the finished line becomes the main line
+    wait_idle(page, "document.getElementById('promote').disabled")
+    record = saved_record(page, server)
+    assert [c["move"] for c in record["children"][0]["children"]] == ["pass", "S43"]
+    assert record["properties"]["RE"] == sgf_tree(server, session, server.one(session, "printsgf"))["properties"]["RE"]
+
+
+def saved_record(page: Page, server: GuiServer) -> dict:
+    page.evaluate("document.getElementById('record-text').value = ''")
+    page.click("#save")
+    wait_idle(page, "document.getElementById('record-text').value !== ''")
+    return sgf_tree(server, session_of(page), page.evaluate("document.getElementById('record-text').value"))
+
+
+def test_while_the_game_goes_on_dead_groups_read_as_not_yet_scoring(page: Page, server: GuiServer) -> None:
+    """The score counts a first stone dead (no star yet); during play the
+    card says so as "groups not yet scoring", and "dead groups" once over."""
+    new_game(page, "star", 4, "none")
+    play_clicks(page, ["*10", "S43"])
+    assert server.position(session_of(page))["score"]["dead_groups"] == 2
+    facts = "document.querySelector('#score p.detail').textContent"
+    assert "groups not yet scoring: 2" in page.evaluate(facts) and "dead" not in page.evaluate(facts)
+    for count in (3, 4):
+        page.click("#pass")
+        wait_idle(page, f"document.body.dataset.moves === '{count}'")
+    assert "dead groups: 2" in page.evaluate(facts)

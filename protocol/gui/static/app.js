@@ -170,16 +170,17 @@ async function engineMove() {
   render();
   let played = null;
   try {
-    // play: the engine's clock, before each of its searches
-    if (clock.limited()) await bridge.gtp([clock.timeLeftLine(colour)]);
+    // play: the engine's clock, before each of its searches; both queued at
+    // once, so that Move now pressed meanwhile finds the search (bridge.interrupt)
+    const told = clock.limited() ? bridge.gtp([clock.timeLeftLine(colour)]) : Promise.resolve();
     if (S.analysis.wanted) {
-      const [answer] = await bridge.stream(`genmove_analyze ${colour} ${ANALYSIS_INTERVAL}`,
-        { colour, key: positionKey(p) }, true);
+      const [[answer]] = await Promise.all([bridge.stream(`genmove_analyze ${colour} ${ANALYSIS_INTERVAL}`,
+        { colour, key: positionKey(p) }, true), told]);
       if (!answer.ok) throw new GtpError("genmove_analyze", answer.text);
       const plays = answer.text.split("\n").filter((line) => line.startsWith("play "));
       played = plays.length ? plays[plays.length - 1].slice(5).trim() : null;
     } else {
-      played = (await bridge.search(`genmove ${colour}`)).trim();
+      played = (await Promise.all([bridge.search(`genmove ${colour}`), told]))[0].trim();
     }
   } catch (error) {
     panels.showMessage(`The engine failed: ${error.message}`);

@@ -35,8 +35,7 @@ export class Bridge {
     this.gate = null; // resolves once a running stream may be stopped by the next line
     this.streams = []; // streaming commands sent and not yet ended, oldest first
     this.onLine = () => {}; // (stream, line): a line of the oldest stream
-    this.running = null; // the search under way: {done, kicked}
-    this.interruptWanted = false; // Move now came before the search's request went
+    this.searches = []; // searches queued or under way, oldest first: {request, done, kicked}
   }
 
   async open() {
@@ -114,69 +113,90 @@ export class Bridge {
    * analysis has surely started (its first line came, or it ended), since
    * that command stops it. */
   stream(line, about, wait) {
+    const search = wait ? this.queueSearch() : null;
     return this.enqueue(async () => {
-      await this.waitForGate();
-      let opened;
-      const started = new Promise((resolve) => { opened = resolve; });
-      const stream = { ...about, opened: () => opened() };
-      this.streams.push(stream);
-      const request = this.post(`/gtp?session=${this.session}`, `${line}\n`);
-      request.catch(() => {
-        const index = this.streams.indexOf(stream);
-        if (index >= 0) this.streams.splice(index, 1);
-      });
-      if (wait) return parseResponses(await this.searching(request));
-      this.gate = Promise.race([started, request.catch(() => {})]);
-      return { request };
+      try {
+        await this.waitForGate();
+        let opened;
+        const started = new Promise((resolve) => { opened = resolve; });
+        const stream = { ...about, opened: () => opened() };
+        this.streams.push(stream);
+        const request = this.post(`/gtp?session=${this.session}`, `${line}\n`);
+        request.catch(() => {
+          const index = this.streams.indexOf(stream);
+          if (index >= 0) this.streams.splice(index, 1);
+        });
+        if (wait) return parseResponses(await this.searching(search, request));
+        this.gate = Promise.race([started, request.catch(() => {})]);
+        return { request };
+      } finally {
+        if (search) this.finish(search);
+      }
     });
   }
 
-  /** A search (genmove, reg_genmove): the text of its answer ('?' throws);
-   * interrupt() makes it answer now. */
+  /** A search (genmove, reg_genmove, stargtp-evaluate): the text of its
+   * answer ('?' throws); interrupt() makes it answer now. */
   search(line) {
+    const search = this.queueSearch();
     return this.enqueue(async () => {
-      await this.waitForGate();
-      const [response] = parseResponses(await this.searching(this.post(`/gtp?session=${this.session}`, `${line}\n`)));
-      if (!response.ok) throw new GtpError(line, response.text);
-      return response.text;
+      try {
+        await this.waitForGate();
+        const [response] = parseResponses(await this.searching(search, this.post(`/gtp?session=${this.session}`, `${line}\n`)));
+        if (!response.ok) throw new GtpError(line, response.text);
+        return response.text;
+      } finally {
+        this.finish(search);
+      }
     });
   }
 
-  /** Wait for a search's request, which interrupt() aims at. */
-  async searching(request) {
-    const search = { done: false, kicked: false };
-    this.running = search;
-    if (this.interruptWanted) this.kick(search);
+  /** A search enters the queue: from now on interrupt() may aim at it. */
+  queueSearch() {
+    const search = { request: null, done: false, kicked: false };
+    this.searches.push(search);
+    return search;
+  }
+
+  finish(search) {
+    search.done = true;
+    const index = this.searches.indexOf(search);
+    if (index >= 0) this.searches.splice(index, 1);
+  }
+
+  /** Wait for a search's request (an interrupt asked for before it went is sent now). */
+  async searching(search, request) {
+    search.request = request;
+    if (search.kicked) this.pester(search);
     try {
       return await request;
     } finally {
       search.done = true;
-      if (this.running === search) this.running = null;
-      this.interruptWanted = false;
     }
   }
 
-  /** `# interrupt`, outside the queue: the search under way (or the one
-   * about to be sent) answers at once with its best move so far. The line is
-   * sent once the search's request has gone, then every second until the
-   * search answers: over HTTP a later POST may reach the server before the
-   * one carrying the search, and an interrupt that finds nothing running is
-   * only a comment (docs/gui.md, "Move now"). */
+  /** `# interrupt`, outside the queue: the search under way, or else the
+   * next one already queued (Engine move and Move now pressed together),
+   * answers at once with its best move so far. With no search under way or
+   * queued (the last one has just answered) it does nothing: an interrupt is
+   * never kept for a search asked for later. The line is sent once the
+   * search's request has gone, then every second until the search answers:
+   * over HTTP a later POST may reach the server before the one carrying the
+   * search, and an interrupt that finds nothing running is only a comment
+   * (docs/gui.md, "Move now"). */
   interrupt() {
     if (!this.session) return;
-    this.interruptWanted = true;
-    if (this.running) this.kick(this.running);
-  }
-
-  /** No search is coming after all (a review stopped between its searches):
-   * an interrupt asked for meanwhile must not cut the next one short. */
-  forgetInterrupt() {
-    this.interruptWanted = false;
+    const search = this.searches.find((s) => !s.done);
+    if (search) this.kick(search);
   }
 
   kick(search) {
     if (search.kicked) return;
     search.kicked = true;
+    if (search.request) this.pester(search);
+  }
+
+  pester(search) {
     const send = () => {
       if (search.done) return;
       this.post(`/gtp?session=${this.session}`, "# interrupt\n").catch(() => {});

@@ -140,11 +140,11 @@ export function reset() {
 
 /** Called after every change of what is shown: stop the clock that ran
  * (charging its move if the move was made), start the one of the side to
- * move in the game's latest position, unless the game is over or a set-up
- * is being edited. */
+ * move in the game's latest position, unless the game is over, a set-up
+ * is being edited or a whole-game review runs. */
 export function update() {
   const p = S.position;
-  const playing = limited() && p && !p.over && !S.ended && !S.setup && S.future.length === 0;
+  const playing = limited() && p && !p.over && !S.ended && !S.setup && !S.reviewing && S.future.length === 0;
   if (runner && (!playing || p.moves.length !== runner.moves || p.to_move !== runner.colour)) {
     const spent = elapsed();
     const colour = runner.colour;

@@ -82,6 +82,14 @@ function words(key) {
   return key.replace(/_/g, " ");
 }
 
+/** A fact's name on the score card. While the game goes on, what the score
+ * calls dead (`dead_...`) is only not scoring yet: a group may still grow
+ * into a scoring one, so "dead groups: 2" reads "groups not yet scoring: 2". */
+function factName(key, over) {
+  const dead = /^dead_(.+)$/.exec(key);
+  return dead && !over ? `${words(dead[1])} not yet scoring` : words(key);
+}
+
 function num(value) {
   return typeof value === "number" && !Number.isInteger(value) ? String(Math.round(value * 1e6) / 1e6) : String(value);
 }
@@ -181,7 +189,7 @@ function renderScore() {
     box.appendChild(list);
   }
   if (facts.length) {
-    const detail = line("detail", facts.map(([key, value]) => `${words(key)}: ${value === true ? "yes" : value === false ? "no" : num(value)}`).join("; "));
+    const detail = line("detail", facts.map(([key, value]) => `${factName(key, p.over)}: ${value === true ? "yes" : value === false ? "no" : num(value)}`).join("; "));
     for (const [key, value] of facts) detail.dataset[key.replace(/_(.)/g, (_, c) => c.toUpperCase())] = String(value);
   }
 }

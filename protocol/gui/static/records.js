@@ -32,13 +32,17 @@ async function ask(line) {
 
 /** The JSON of stargtp-sgf-write for `children` under the session's header
  * (game, size, komi, options and the root properties printsgf writes); a
- * loaded record keeps its own komi and options (loadsgf does not adopt KM). */
+ * loaded record keeps its own komi and options (loadsgf does not adopt KM).
+ * printsgf writes the line the session is on: its result (RE) is the
+ * record's only when that line is the main line, the one a reader follows. */
 async function recordJSON(children) {
   const header = JSON.parse(await ask(`stargtp-sgf-tree ${recordLine(await ask("printsgf"))}`));
   const own = tree.header || {};
+  const properties = { ...(header.properties || {}) };
+  if (!tree.isMainLine(tree.current)) delete properties.RE;
   return {
     game: header.game, size: header.size, komi: own.komi ?? header.komi, options: own.options || header.options || {},
-    properties: { ...(header.properties || {}), ...tree.root.props },
+    properties: { ...properties, ...tree.root.props },
     setup: tree.root.setup, children,
   };
 }

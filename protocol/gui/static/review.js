@@ -8,6 +8,7 @@
 // "Review properties in SGF records") describe it. Nothing here knows a game.
 
 import { drawReviewLine } from "./board.js";
+import * as clock from "./clock.js";
 import * as graph from "./graph.js";
 import { S, $, title } from "./state.js";
 import { goTo, stepsBetween, tree } from "./tree.js";
@@ -116,6 +117,8 @@ export async function start() {
   const home = tree.current;
   const epoch = S.epoch; // a new game or a loaded record (which may come meanwhile) ends the review
   Object.assign(R, { running: true, stopping: false, done: 0, total: line.length });
+  S.reviewing = true; // the clocks stop while the engine reviews (and go on afterwards)
+  clock.update();
   render();
   const { bridge } = means;
   await means.busy(async () => {
@@ -131,6 +134,7 @@ export async function start() {
           if (!played.ok) throw new Error(`play ${node.colour} ${node.move}: ${played.text}`);
         }
         at = node;
+        if (R.stopping || S.epoch !== epoch) break; // Stop came while the move was played: no search
         // A search, as the bridge knows one: Stop's interrupt is aimed at it (bridge.search).
         const answer = await bridge.search(`stargtp-evaluate ${limit}`);
         if (R.stopping || S.epoch !== epoch) break; // stopped mid-search: that answer is not a full one
@@ -139,8 +143,8 @@ export async function start() {
         render();
       }
     } finally {
-      bridge.forgetInterrupt(); // a Stop that found no search left is not kept for the next one
       R.running = false;
+      S.reviewing = false;
       if (S.epoch === epoch) {
         const steps = stepsBetween(at, home);
         if (steps.length) await bridge.gtp(steps);
@@ -150,7 +154,9 @@ export async function start() {
     }
   });
   R.running = false;
+  S.reviewing = false;
   render();
+  clock.update();
 }
 
 /** Stop the review: the running search answers now (# interrupt), and is not kept.

@@ -16,6 +16,7 @@ export const S = {
   engine: "white", // the side the engine plays: black, white, none or both
   defaults: { playouts: "none", seconds: "none" },
   busy: 0, // commands in flight that change what is shown
+  reviewing: false, // a whole-game review runs (review.js): the clocks stop
   thinking: false,
   epoch: 0, // bumped by new game / load: stale engine replies do not chain
   analysis: { wanted: false, running: false, report: null },
