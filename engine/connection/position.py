@@ -175,19 +175,8 @@ class ConnectionPosition:
         if board[move] != EMPTY:
             raise IllegalMove(f"{self.format_move(move)} is occupied")
         self._undo.append((self.to_move, self.won))
-        geo = self.geometry
-        board[move] = colour
-        self._empty_count -= 1
-        bit = geo.bit_of[move]
-        if colour == BLACK:
-            own = self.black_bits = self.black_bits | bit
-        else:
-            own = self.white_bits = self.white_bits | bit
-        group = geo.grow(bit, own)
-        for edge in geo.goal_bits[colour]:
-            if not group & edge:
-                break
-        else:
+        self._place(move, colour)
+        if self._connects(move, colour):
             self.won = colour
         self.history.append((colour, move))
         self.to_move = opponent(colour)
@@ -256,7 +245,7 @@ class ConnectionPosition:
         """Whether the group of the stone on ``cell`` joins ``colour``'s goal edges."""
         geo = self.geometry
         own = self.black_bits if colour == BLACK else self.white_bits
-        group = geo.flood(geo.bit_of[cell], own)
+        group = geo.grow(geo.bit_of[cell], own)  # the stone is in ``own``
         return all(group & edge for edge in geo.goal_bits[colour])
 
     def _find_winner(self) -> int | None:
