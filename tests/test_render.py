@@ -250,12 +250,12 @@ def test_unreadable_records(text, message):
 
 def test_command_line_errors(tmp_path, capsys):
     """A bad option is exit status 2 (tests/test_cli.py has them all), a bad
-    record 1, a picture that cannot be written 1."""
+    record 2 too, a picture that cannot be written 1 (not the input's fault)."""
     assert render(str(tmp_path / "missing.txt")) == 2
     assert "cannot read" in capsys.readouterr().err
     source = tmp_path / "bad.txt"
     source.write_text("size 2\nS20 S20\n")
-    assert render(str(source)) == 1
+    assert render(str(source)) == 2
     assert "bad.txt:2: S20: S20 is occupied" in capsys.readouterr().err
     source.write_text("S20\n")
     with pytest.raises(SystemExit) as exit_:
@@ -324,11 +324,11 @@ def test_hex_sgf_as_hexgui_writes_it_with_a_swap(tmp_path, capsys):
 def test_move_list_with_a_swap_takes_the_rule_from_rule(tmp_path, capsys):
     """A move list has no place for a game's options: ``--rule swap=on``
     plays a Hex or Y list with swap-pieces; without it the swap is refused
-    as the rules refuse it (exit 1); a rule the list's game lacks, or a bad
+    as the rules refuse it (exit 2); a rule the list's game lacks, or a bad
     value, is a bad option (exit 2)."""
     moves = tmp_path / "swap.txt"
     moves.write_text("game y\nsize 4\nb3 swap-pieces c4\n")
-    assert render(str(moves)) == 1
+    assert render(str(moves)) == 2
     assert "swap.txt:3: swap-pieces: swap-pieces needs the swap rule, which is off" in capsys.readouterr().err
     assert render(str(moves), "--rule", "swap=on") == 0
     root = parse(capsys.readouterr().out.rstrip("\n"))

@@ -418,9 +418,9 @@ def run(args: argparse.Namespace) -> int:
         return report_option_error("render", error)
     except RecordChoiceError as error:
         return report_option_error("render", OptionError("--record", str(error)))
-    except RecordError as error:
+    except RecordError as error:  # bad input, like a bad option: status 2
         logger.error("stargtp render: %s", error)
-        return 1
+        return 2
     try:
         options = _options(args, drawing_for(final))
     except ValueError as error:  # a game without a picture
