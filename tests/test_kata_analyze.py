@@ -145,7 +145,7 @@ def test_bad_input_changes_nothing():
         b"? syntax error: invalid colour\n\n",
         b"? syntax error: expected an integer from 1 to 360000\n\n",
         b"? syntax error: expected 1 or 2 arguments\n\n",
-        b"? syntax error: expected an integer\n\n",
+        b"? syntax error: unknown key x (this command takes: minmoves, maxmoves, ownership)\n\n",
         b"? syntax error: expected an integer from 1 to 360000\n\n",
         b"? syntax error: interval needs a number of centiseconds\n\n",
         b"? syntax error: expected no arguments\n\n",
@@ -166,3 +166,60 @@ def test_gogui_analyze_commands_lists_only_commands_that_exist():
         assert "string/Final score/final_score" in entries
         assert "string/Legal moves/all_legal %c" in entries
         assert ("string/Stars/list_stars" in entries) == has_stars
+
+
+def test_kata_keys_ownership_and_maxmoves_in_a_real_stream():
+    """KataGo's key-value form, as Lizzie and friends send it: ``ownership
+    false`` leaves out the game's field, ``maxmoves 2`` keeps the two most
+    visited moves."""
+    text, _ = stream_then_stop(["--seed", "4", "--workers", "1"],
+                               b"boardsize 4\n7 kata-analyze b interval 5 ownership false maxmoves 2\n",
+                               b"=7\n", b"8 name\n", b"=8 stargtp\n\n", reports=3)
+    reports = text.split("=7\n", 1)[1].split("\n\n", 1)[0].split("\n")
+    legal = {Position(4).format_move(m) for m in Position(4).legal_moves()}
+    for report in reports:
+        blocks, extra = parse_kata(report)
+        assert extra == [] and 1 <= len(blocks) <= 2
+        check_blocks(blocks, legal)
+    text, _ = stream_then_stop(["--seed", "4", "--workers", "1"],
+                               b"boardsize 4\n7 kata-analyze b 5 ownership true\n",
+                               b"=7\n", b"8 name\n", b"=8 stargtp\n\n", reports=1)
+    blocks, extra = parse_kata(text.split("=7\n", 1)[1].split("\n", 1)[0])
+    assert extra[0] == "ownership" and len(extra) == 21
+
+
+def test_minmoves_pads_with_unvisited_moves_and_maxmoves_cuts():
+    from types import SimpleNamespace
+
+    from stargtp.protocol.server.analysis import AnalyzeOptions, analysis_line, kata_line, ranked_moves
+
+    position = Position(2)
+    a, b, c = map(position.format_move, position.legal_moves()[:3])
+    reply = SimpleNamespace(root={b: (5, 4.0), c: (5, 1.0)}, move=b, playouts=10, winrate=0.8,
+                            variations={}, pv=(), ownership=None)
+    everything = len(position.legal_moves())
+    assert ranked_moves(position, reply, None) == [(b, (5, 4.0)), (c, (5, 1.0))]
+    padded = ranked_moves(position, reply, AnalyzeOptions(1, 100, min_moves=everything + 5))
+    assert padded[:2] == [(b, (5, 4.0)), (c, (5, 1.0))] and len(padded) == everything
+    assert padded[2] == (a, (0, 0.0)) and len({move for move, _ in padded}) == everything
+    assert ranked_moves(position, reply, AnalyzeOptions(1, 100, max_moves=1, min_moves=1)) == [(b, (5, 4.0))]
+    line = kata_line(position, 1, reply, 0.0, AnalyzeOptions(1, 100, min_moves=3, ownership=False))
+    blocks, extra = parse_kata(line)
+    assert [block["visits"] for block in blocks] == [5, 5, 0] and extra == []
+    assert blocks[2]["winrate"] == 0 and blocks[2]["lcb"] == 0 and blocks[2]["pv"] == [a]
+    assert analysis_line(position, 1, reply, AnalyzeOptions(1, 100, max_moves=1)).count("info move") == 1
+
+
+def test_bad_keys_are_syntax_errors_and_change_nothing():
+    responses, session = talk(b"boardsize 4\nplay b *40\nkata-analyze ownership\nkata-analyze ownership yes\n"
+                              b"kata-analyze maxmoves 0\nkata-analyze minmoves -1\nlz-analyze ownership true\n"
+                              b"kata-analyze pvVisits true\n", UCT)
+    assert responses[2:] == [
+        b"? syntax error: ownership needs a value\n\n",
+        b"? syntax error: ownership is true or false, not yes\n\n",
+        b"? syntax error: expected an integer from 1 to 100000\n\n",
+        b"? syntax error: expected an integer from 0 to 100000\n\n",
+        b"? syntax error: unknown key ownership (this command takes: minmoves, maxmoves)\n\n",
+        b"? syntax error: unknown key pvVisits (this command takes: minmoves, maxmoves, ownership)\n\n",
+    ]
+    assert len(session.state.position.history) == 1

@@ -10,6 +10,7 @@ Game-agnostic: everything goes through the position API and the descriptor
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stargtp.engine.colour import BLACK, colour_name, parse_colour
@@ -49,16 +50,13 @@ def score_lead(position: Any, colour: int, komi: float) -> float | None:
 # -- kata-analyze ------------------------------------------------------------------------
 
 
-def kata_line(position: Any, colour: int, reply: SearchReply, komi: float = 0.0) -> str:
+def kata_line(position: Any, colour: int, reply: SearchReply, komi: float = 0.0,
+              options: AnalyzeOptions | None = None) -> str:
     """One kata-analyze report: an ``info`` block per root move, most visited
     first, fields in KataGo's order (``move visits utility winrate scoreMean
     scoreLead prior lcb order pv``), then the game's extra field as in
     lz-analyze."""
-    root = dict(reply.root)
-    if not root and reply.move is not None:  # players without root statistics
-        visits = max(reply.playouts, 1)
-        root = {reply.move: (visits, (reply.winrate or 0.0) * visits)}
-    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    ranked = ranked_moves(position, reply, options)
     lead = score_lead(position, colour, komi)
     legal = len(position.legal_moves()) if not position.is_over() else 0
     prior = 1.0 / legal if legal else 0.0
@@ -76,7 +74,7 @@ def kata_line(position: Any, colour: int, reply: SearchReply, komi: float = 0.0)
         score = "" if lead is None else f" scoreMean {_num(lead)} scoreLead {_num(lead)}"
         parts.append(f"info move pass visits 0 utility -1 winrate 0{score} prior 0 lcb 0 order 0 pv pass")
     text = " ".join(parts)
-    extra = position.rules.analysis
+    extra = position.rules.analysis if options is None or options.ownership else None
     field = extra(position, colour, reply.ownership) if extra is not None else ""
     return text + " " + field if field else text
 
@@ -85,26 +83,99 @@ DEFAULT_ANALYSIS_INTERVAL = 100
 """Centiseconds between reports when the command names none."""
 
 
-def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
-    """``[COLOUR] [INTERVAL]`` in any order, INTERVAL optionally written
-    ``interval N``: (colour, centiseconds); the side to move and
-    :data:`DEFAULT_ANALYSIS_INTERVAL` by default."""
+@dataclass(frozen=True)
+class AnalyzeOptions:
+    """What an analysis command was asked for (see :func:`parse_analyze_args`)."""
+
+    colour: int
+    interval: int
+    """Centiseconds between reports."""
+    min_moves: int = 0
+    """Report at least this many root moves, unvisited ones at 0 visits."""
+    max_moves: int | None = None
+    """Report at most this many root moves, the most visited."""
+    ownership: bool = True
+    """Append the game's own field (``ownership``/``territory``)."""
+
+
+MAX_REPORTED_MOVES = 100_000
+
+
+def _parse_bool(key: str, word: str) -> bool:
+    if word.lower() == "true":
+        return True
+    if word.lower() == "false":
+        return False
+    raise syntax_error(f"{key} is true or false, not {word}")
+
+
+def parse_analyze_args(session: Session, args: Args, keys: tuple[str, ...] = ("minmoves", "maxmoves")) -> AnalyzeOptions:
+    """``[COLOUR] [INTERVAL] [KEY VALUE]...`` in any order, INTERVAL optionally
+    written ``interval N``; KEY one of ``keys`` (KataGo's and Leela Zero's
+    ``minmoves N``, ``maxmoves N``; kata-analyze also ``ownership true|false``).
+    The side to move and :data:`DEFAULT_ANALYSIS_INTERVAL` by default."""
     colour = session.state.position.to_move
     interval = DEFAULT_ANALYSIS_INTERVAL
+    settings: dict[str, Any] = {}
     words = list(args)
     while words:
         word = words.pop(0)
-        if word.lower() == "interval":
+        key = word.lower()
+        if key == "interval":
             if not words:
                 raise syntax_error("interval needs a number of centiseconds")
-            word = words.pop(0)
+            interval = parse_int(words.pop(0), minimum=1, maximum=360000)
+            continue
+        if key in keys:
+            if not words:
+                raise syntax_error(f"{key} needs a value")
+            value = words.pop(0)
+            if key == "ownership":
+                settings["ownership"] = _parse_bool(key, value)
+            else:
+                settings["min_moves" if key == "minmoves" else "max_moves"] = parse_int(
+                    value, minimum=0 if key == "minmoves" else 1, maximum=MAX_REPORTED_MOVES)
+            continue
+        if word[:1].isalpha() and not _is_colour(word):
+            raise syntax_error(f"unknown key {word} (this command takes: {', '.join(keys)})")
         try:
             colour = parse_colour(word)
             continue
         except ValueError:
             pass
         interval = parse_int(word, minimum=1, maximum=360000)
-    return colour, interval
+    return AnalyzeOptions(colour, interval, **settings)
+
+
+def _is_colour(word: str) -> bool:
+    try:
+        parse_colour(word)
+    except ValueError:
+        return False
+    return True
+
+
+def ranked_moves(position: Any, reply: Any, options: AnalyzeOptions | None) -> list[tuple[Any, tuple[int, float]]]:
+    """The root moves to report, most visited first (more wins breaks a tie),
+    cut to ``max_moves`` and padded with unvisited legal moves, in the
+    position's order, up to ``min_moves``."""
+    root = dict(reply.root)
+    if not root and reply.move is not None:  # players without root statistics
+        visits = max(reply.playouts, 1)
+        root = {reply.move: (visits, (reply.winrate or 0.0) * visits)}
+    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    if options is None:
+        return ranked
+    if options.max_moves is not None:
+        ranked = ranked[:options.max_moves]
+    if len(ranked) < options.min_moves and not position.is_over():
+        shown = {move for move, _ in ranked}
+        for move in map(position.format_move, position.legal_moves()):  # the reply's moves are text
+            if len(ranked) >= options.min_moves:
+                break
+            if move not in shown:
+                ranked.append((move, (0, 0.0)))
+    return ranked
 
 
 # -- lz-analyze ---------------------------------------------------------------------------
@@ -112,26 +183,27 @@ def parse_analyze_args(session: Session, args: Args) -> tuple[int, int]:
 
 async def lz_analyze(session: Session, args: Args, stream: Stream) -> str:
     """Stream ``info`` lines about the position until the next input line."""
-    colour, interval = parse_analyze_args(session, args)
-    await session.search.analyze(colour, interval / 100, stream, analysis_line)
+    options = parse_analyze_args(session, args)
+
+    def report(position: Any, colour: int, reply: Any) -> str:
+        return analysis_line(position, colour, reply, options)
+
+    await session.search.analyze(options.colour, options.interval / 100, stream, report)
     return ""
 
 
-def analysis_line(position: Any, colour: int, reply: Any) -> str:
+def analysis_line(position: Any, colour: int, reply: Any, options: AnalyzeOptions | None = None) -> str:
     """One lz-analyze report: an ``info`` block per root move, most visited
     first, then the game's extra field (*Star ``ownership``, Amazons
     ``territory``), all on one line."""
-    root = dict(reply.root)
-    if not root and reply.move is not None:  # players without root statistics
-        root = {reply.move: (max(reply.playouts, 1), (reply.winrate or 0.0) * max(reply.playouts, 1))}
-    ranked = sorted(root.items(), key=lambda item: (-item[1][0], -item[1][1]))
+    ranked = ranked_moves(position, reply, options)
     parts = []
     for order, (move, (visits, wins)) in enumerate(ranked):
         winrate = round(10000 * wins / visits) if visits else 0
         line = reply.variations.get(move) or (reply.pv if reply.pv and reply.pv[0] == move else (move,))
         parts.append(f"info move {move} visits {visits} winrate {winrate} order {order} pv {' '.join(line)}")
     text = " ".join(parts) if parts else "info move pass visits 0 winrate 0 order 0 pv pass"
-    extra = position.rules.analysis
+    extra = position.rules.analysis if options is None or options.ownership else None
     field = extra(position, colour, reply.ownership) if extra is not None else ""
     return text + " " + field if field else text
 
@@ -141,13 +213,13 @@ def analysis_line(position: Any, colour: int, reply: Any) -> str:
 
 async def kata_analyze(session: Session, args: Args, stream: Stream) -> str:
     """Stream KataGo-style ``info`` lines until the next input line."""
-    colour, interval = parse_analyze_args(session, args)
+    options = parse_analyze_args(session, args, ("minmoves", "maxmoves", "ownership"))
     komi = session.state.komi
 
     def report(position: Any, colour: int, reply: SearchReply) -> str:
-        return kata_line(position, colour, reply, komi)
+        return kata_line(position, colour, reply, komi, options)
 
-    await session.search.analyze(colour, interval / 100, stream, report)
+    await session.search.analyze(options.colour, options.interval / 100, stream, report)
     return ""
 
 
