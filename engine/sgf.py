@@ -397,6 +397,16 @@ def _leading(root: SgfNode) -> list[SgfNode]:
     return nodes
 
 
+def record_komi(text: str, codec: RecordCodec) -> float | None:
+    """The komi a record gives (its root's ``KM``, read by the game's codec),
+    or None when it gives none or the game has no komi. SgfError for a bad
+    record or ``KM``."""
+    props = _record_tree(text).props
+    if codec.komi is no_komi or "KM" not in props:
+        return None
+    return codec.komi(props)
+
+
 def _move_values(nodes: list[SgfNode]) -> list[str]:
     return [value for node in nodes for letter in ("B", "W") for value in node.props.get(letter, [])]
 

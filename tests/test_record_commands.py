@@ -50,6 +50,27 @@ def test_loadsgf_switches_game_and_can_stop_before_a_move(tmp_path):
     assert answers == ["=\n\n"] and len(session.position.history) == 2
 
 
+def test_loadsgf_adopts_the_records_komi_where_the_game_has_komi(tmp_path):
+    """GNU Go's behaviour: a record's KM becomes the session's komi; a
+    record without KM, or of a game without komi, leaves it; a bad KM
+    changes nothing."""
+    path = tmp_path / "game.sgf"
+    path.write_text("(;GM[2004]SZ[4]KM[3.5];B[S40])")
+    answers, session = talk("komi 1", f"loadsgf {path}", "get_komi", "printsgf")
+    assert answers[1:3] == ["=\n\n", "= 3.5\n\n"]
+    assert "KM[3.5]" in answers[3]
+    path.write_text("(;GM[2004]SZ[4];B[S40])")
+    assert talk("komi 1", f"loadsgf {path}", "get_komi")[0][2] == "= 1\n\n"
+    path.write_text("(;GM[18]SZ[6]KM[7];B[efdedf])")
+    assert talk("komi 1", f"loadsgf {path}", "get_komi")[0][2] == "= 1\n\n"
+    path.write_text("(;GM[2004]SZ[4]KM[lots];B[S40])")
+    answers, session = talk("komi 1", "play b S41", f"loadsgf {path}", "get_komi")
+    assert answers[2].startswith("? cannot load file: ") and answers[3] == "= 1\n\n"
+    assert len(session.position.history) == 1
+    answers, _ = talk("komi 1", "stargtp-loadsgf-text (;GM[2004]SZ[4]KM[-2];B[S40])", "get_komi")
+    assert answers[1:] == ["=\n\n", "= -2\n\n"]
+
+
 def test_loadsgf_set_up_position_is_searched_from_its_setup(tmp_path):
     # A record with explicit setup: the workers must start from it, not from
     # the usual start, or genmove would answer a move of another position.

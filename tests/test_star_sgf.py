@@ -311,7 +311,7 @@ def test_loadsgf_switches_to_star_at_the_record_size_and_stops_before_move_n(tmp
     # The loaded game goes on: the workers start from it.
     answers, session = talk(f"loadsgf {path} 3", "genmove w", "printsgf")
     assert answers[1].startswith("= ") and len(session.position.history) == 3
-    assert answers[2].startswith("= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[6]\n;B[S63]\n;W[*10]\n;")
+    assert answers[2].startswith("= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[6]KM[0.5]\n;B[S63]\n;W[*10]\n;")
 
 
 def test_loadsgf_of_an_amazons_record_from_star_and_back(tmp_path):

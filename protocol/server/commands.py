@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from stargtp.engine.colour import colour_name
 from stargtp.engine.errors import GameError
 from stargtp.engine.games import GAME_LIST, games, read_record
+from stargtp.engine.sgf import record_komi
 from stargtp.protocol import __version__
 from stargtp.protocol.clock import ABSOLUTE, BYOYOMI, TimeControl
 from stargtp.protocol.registry import CommandRegistry, GtpError, syntax_error, with_reason
@@ -272,15 +273,21 @@ def loadsgf_text(session: Session, args: Args) -> str:
 
 def _adopt_record(session: Session, text: str, before: int | None) -> None:
     """Read an SGF record and continue from it (only the moves before move
-    ``before``, when given); loadsgf's errors, nothing changed on failure."""
+    ``before``, when given), with the record's komi (``KM``) where the game
+    has komi and the record gives one; loadsgf's errors, nothing changed on
+    failure."""
     try:
         position = read_record(text)
+        codec = position.rules.record_codec
+        komi = None if codec is None else record_komi(text, codec)
     except GameError as exc:
         raise GtpError(f"cannot load file: {exc}") from None
     if before is not None:
         while len(position.history) >= before:
             position.undo()
     session.adopt(position)  # GtpError if the session's player cannot play it
+    if komi is not None:
+        session.state.komi = komi
 
 
 def svg(session: Session, args: Args) -> str:
