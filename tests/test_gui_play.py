@@ -139,6 +139,8 @@ def test_the_clocks_run_the_engine_is_told_and_a_flag_falls(page: Page, server: 
     wait_idle(page)
     assert len(check_agrees(page, server)["moves"]) == 2
     assert "genmove" not in " ".join(sent(page))
+    assert saved_root(page, server)["RE"] == ["W+T"]  # the record says how the game ended
+    assert [line.split()[0] for line in sent(page)] == ["printsgf", "stargtp-sgf-tree", "stargtp-sgf-write"]
     screenshot(page, tmp_path, "gui-flag.png")
     # A new game starts both clocks afresh and tells the engine again.
     set_clock(page, "absolute", main_minutes="10")
@@ -151,6 +153,16 @@ def test_the_clocks_run_the_engine_is_told_and_a_flag_falls(page: Page, server: 
     set_clock(page, "none")
     assert sent(page) == ["kgs-time_settings none"]
     assert page.evaluate("document.getElementById('clocks').hidden")
+
+
+def saved_root(page: Page, server: GuiServer) -> dict:
+    """The root properties of the record Save writes."""
+    page.evaluate("document.getElementById('record-text').value = ''")
+    page.click("#save")
+    wait_idle(page, "document.getElementById('record-text').value !== ''")
+    record = page.evaluate("document.getElementById('record-text').value")
+    text = server.one(session_of(page), "stargtp-sgf-tree " + " ".join(record.split()))
+    return json.loads(text)["properties"]
 
 
 # -- the buttons -----------------------------------------------------------------------
@@ -191,6 +203,7 @@ def test_hint_resign_undo_and_pass(page: Page, server: GuiServer, tmp_path: Path
     assert page.evaluate("document.getElementById('board').dataset.part") == "none"
     assert page.evaluate("document.getElementById('resign').disabled")
     assert len(check_agrees(page, server)["moves"]) == 4  # the engine does not move on
+    assert saved_root(page, server)["RE"] == ["W+R"]
     page.click("#undo")  # the resignation first
     wait_idle(page, "document.body.dataset.ended === undefined")
     assert page.evaluate("document.getElementById('board').dataset.part") == "0"

@@ -40,7 +40,9 @@ of up to 2000 moves (a 64 KiB line holds fewer than 1500)."""
 
 COLOURS = {"black": BLACK, "white": WHITE}
 NODE_KEYS = ("colour", "move", "properties", "children")
-TREE_KEYS = ("game", "size", "komi", "options", "properties", "setup", "children")
+TREE_KEYS = ("game", "size", "komi", "options", "properties", "setup", "children", "result")
+RESULT_REASONS = {"resign": "R", "time": "T", "forfeit": "F"}
+"""How a game ended that its position does not show, and SGF's letter for it."""
 
 
 # -- stargtp-setup ----------------------------------------------------------------------
@@ -225,6 +227,17 @@ def _children(value: Any, what: str) -> list[Any]:
     return value
 
 
+def _result_value(result: Any, codec: Any) -> str:
+    """``{"winner": COLOUR, "by": "resign"|"time"|"forfeit"}`` -> the SGF
+    ``RE`` value, the winner in the game's SGF letters (``W+R``)."""
+    result = _mapping(result, ("winner", "by"), "the result")
+    if result.get("winner") not in COLOURS or result.get("by") not in RESULT_REASONS:
+        raise _bad('the result is {"winner": "black" or "white", "by": '
+                   f'{" or ".join(map(repr, RESULT_REASONS))}}}'.replace("'", '"'))
+    letter = dict(codec.letters)[COLOURS[result["winner"]]]
+    return f"{letter}+{RESULT_REASONS[result['by']]}"
+
+
 def tree_of(data: Any) -> tuple[Any, RecordTree]:
     """The game and the :class:`RecordTree` of ``stargtp-sgf-write``'s JSON;
     GtpError ``bad tree: why`` for a wrong shape, the engine's errors for a
@@ -256,6 +269,8 @@ def tree_of(data: Any) -> tuple[Any, RecordTree]:
                 raise _bad(f"setup {kind!r} is not a list of point names")
         start = game.set_up(size, COLOURS[setup["to_move"]], pieces)
     tree = RecordTree(start, float(komi), _properties(data.get("properties"), "the root"))
+    if data.get("result") is not None:
+        tree.props["RE"] = [_result_value(data["result"], game.record_codec)]
     # (JSON node, the record node it follows, its move number)
     stack = [(child, tree, 1) for child in reversed(_children(data.get("children"), "the root"))]
     while stack:

@@ -5,7 +5,7 @@
 // from which a reload rebuilds the session. docs/gui.md describes them.
 
 import { GtpError } from "./bridge.js";
-import { S, $ } from "./state.js";
+import { S, $, otherColour } from "./state.js";
 import { tree, session } from "./tree.js";
 
 const STORE = "stargtp.page"; // the localStorage key
@@ -40,10 +40,14 @@ async function recordJSON(children) {
   const own = tree.header || {};
   const properties = { ...(header.properties || {}) };
   if (!tree.isMainLine(tree.current)) delete properties.RE;
+  // A resignation or a flag is no position's result: the record says it (RE
+  // in the game's SGF colours, which the engine knows) when it ended the main line.
+  const ended = S.ended && ["resign", "time"].includes(S.ended.reason) && tree.isMainLine(S.ended.node) ? S.ended : null;
   return {
     game: header.game, size: header.size, komi: own.komi ?? header.komi, options: own.options || header.options || {},
     properties: { ...properties, ...tree.root.props },
     setup: tree.root.setup, children,
+    ...(ended && { result: { winner: otherColour(ended.loser), by: ended.reason } }),
   };
 }
 
