@@ -286,7 +286,7 @@ WRITE_ERRORS = [
     ('{"game":"star","size":12}', "bad tree: size 12 is not a *Star size (2..10)"),
     ('{"game":"star","size":3,"colour":"black"}',
      "bad tree: the tree has an unknown key 'colour' (keys: game, size, komi, options, properties, setup,"
-     " children)"),
+     " children, result)"),
     ('{"game":"star","size":3,"komi":NaN}', "bad JSON: NaN is not a number"),
     ('{"game":"star","size":3,"children":[{"colour":"red","move":"S10"}]}',
      'bad tree: the colour of move 1 is "black" or "white", not \'red\''),
@@ -308,6 +308,13 @@ WRITE_ERRORS = [
     ('{"game":"star","size":3,"setup":{"to_move":"black","black":["S10"],"red":["T10"]}}',
      "unknown kind 'red': *Star sets up black, white"),
     ('{"game":"amazons","size":6,"options":{"swap":true}}', "Amazons has no option 'swap' (options: none)"),
+    ('{"game":"hex","result":{"winner":"red","by":"time"}}',
+     'bad tree: the result is {"winner": "black" or "white", "by": "resign" or "time" or "forfeit"}'),
+    ('{"game":"hex","result":{"winner":"black","by":"pass"}}',
+     'bad tree: the result is {"winner": "black" or "white", "by": "resign" or "time" or "forfeit"}'),
+    ('{"game":"hex","result":"B+R"}', "bad tree: the result is not an object"),
+    ('{"game":"hex","result":{"winner":"black","by":"time","on":1}}',
+     "bad tree: the result has an unknown key 'on' (keys: winner, by)"),
     ("[" * 4001 + "]" * 4001, "bad JSON: nested 4001 levels deep (at most 4000)"),
     ("[" * 4000 + "]" * 4000, "bad tree: the tree is not an object"),  # read, however deep
 ]
@@ -532,3 +539,15 @@ def test_the_commands_through_the_http_bridge():
             assert written == "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[10]\n" + "\n".join(moves) + "\n)\n\n"
 
     asyncio.run(scenario())
+
+
+def test_a_result_is_written_in_the_games_sgf_letters():
+    """How a game ended that no position shows (the page's resignation or
+    flag): RE with the winner in SGF's letters, which are the Amazons' swapped."""
+    answers, _ = talk('stargtp-sgf-write {"game":"amazons","size":6,"result":{"winner":"white","by":"resign"}}',
+                      'stargtp-sgf-write {"game":"star","size":2,"properties":{"RE":["B+3"]},'
+                      '"result":{"winner":"white","by":"time"}}',
+                      'stargtp-sgf-write {"game":"y","size":3,"result":{"winner":"black","by":"forfeit"}}')
+    assert "RE[B+R]" in answers[0]
+    assert answers[1] == "= (;GM[2004]FF[4]CA[UTF-8]AP[stargtp]SZ[2]RE[W+T]\n)\n\n"
+    assert "RE[B+F]" in answers[2]
