@@ -32,7 +32,7 @@ async function ask(line) {
 
 /** The JSON of stargtp-sgf-write for `children` under the session's header
  * (game, size, komi, options and the root properties printsgf writes); a
- * loaded record keeps its own komi and options (loadsgf does not adopt KM).
+ * loaded record keeps its own komi and options (the header read with it).
  * printsgf writes the line the session is on: its result (RE) is the
  * record's only when that line is the main line, the one a reader follows. */
 async function recordJSON(children) {
