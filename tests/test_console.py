@@ -621,6 +621,14 @@ def test_plain_game_goes_on_from_a_set_up_record(tmp_path):
     # The engine plays on the same board: never on a set-up stone.
     engine_move = next(line for line in lines if line.startswith("white (engine) plays ")).split()[-1]
     assert engine_move not in ("*10", "S10", "T10", "A10", "R10")
+    # 'new' starts from the empty board, for the engine as for the console:
+    # S10, a set-up stone of the record, is free again on both.
+    again = run_console(["--load", str(record), "--colour", "black", *ENGINE_OPTIONS], "new\nS10\nquit\n")
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    assert "new game" in lines and "black 1> S10" in lines, again.stdout
+    assert not [line for line in lines if "illegal" in line or "refused" in line], again.stdout
+    assert lines.index("black 1> S10") < next(i for i, line in enumerate(lines) if line.startswith("white (engine) plays "))
 
 
 def test_plain_raw_console_is_a_protocol_transcript():

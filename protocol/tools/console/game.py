@@ -319,6 +319,7 @@ class HumanGame:
             else:
                 self.resigned = self.human
         elif name == "new":
+            self.start = None  # a new game starts from the usual start, not from a --load record
             await self.setup()
             self.position = self.rules.new_position(self.size, self.options)
             self.resigned, self.announced, self.hint = None, False, None
