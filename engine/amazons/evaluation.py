@@ -287,15 +287,18 @@ def _queen_step(frontier: int, up: list, down: list) -> int:
     return new
 
 
-def _queen_stack(frontier: int, reached: int, up: list, down: list,
+def _queen_stack(frontier: int, reached: int, everything: int, up: list, down: list,
                  packing: _Packing) -> tuple[int, int, float]:
     """The queen-distance layers of both sides (two fields, see
     :class:`_Packing`) as ``(stack, reach_stack, c1)``: layer ``k`` at block
     ``k``, and at block ``k`` of the second what each side had reached then
     (its amazons included); a block past the last layer of both sides is 0
-    in both. ``frontier`` is the first layer and ``reached`` the amazons and
-    it. ``c1`` is the term of that name, its two sums taken in the order of
-    the one-side-at-a-time code, so that it is the same to the last bit."""
+    in both. ``frontier`` is the first layer, ``reached`` the amazons and
+    ``everything`` what they reach in the end, which the king search already
+    knows (a queen path is a chain of king steps over empty squares): the
+    search stops there, without a last step that finds nothing. ``c1`` is
+    the term of that name, its two sums taken in the order of the
+    one-side-at-a-time code, so that it is the same to the last bit."""
     block, field, board = packing.block, packing.field, packing.board
     halves = _HALVES
     my_sum = their_sum = 0
@@ -312,6 +315,8 @@ def _queen_stack(frontier: int, reached: int, up: list, down: list,
         reached |= new
         stack |= new << shift
         reach_stack |= reached << shift
+        if reached == everything:
+            return stack, reach_stack, 2.0 * (my_sum - their_sum)
         shift += block
         k += 1
         new = _queen_step(new, up, down) & ~reached
@@ -319,10 +324,11 @@ def _queen_stack(frontier: int, reached: int, up: list, down: list,
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
 
 
-def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int]:
+def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, int]:
     """Like :func:`_queen_stack` with king steps from ``sources``, except that
     the reach stack goes on 5 blocks past the last layer (with the final
-    reach), which the ``c2`` term reads."""
+    reach), which the ``c2`` term reads, and that the final reach comes
+    third."""
     not_first_file, not_last_file = packing.not_first_file, packing.not_last_file
     size, block = packing.size, packing.block
     frontier = reached = sources
@@ -332,7 +338,7 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int]:
         row = frontier | ((frontier << 1) & not_first_file) | ((frontier >> 1) & not_last_file)
         new = (row | (row << size) | (row >> size)) & empty & ~reached
         if not new:
-            return stack, reach_stack | (reached * packing.five_blocks) << shift
+            return stack, reach_stack | (reached * packing.five_blocks) << shift, reached
         reached |= new
         stack |= new << shift
         reach_stack |= reached << shift
@@ -396,12 +402,13 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
         first |= reach << field
         their_mobility += 1.0 / (1 + reach.bit_count())
     empty |= empty << field
+    kings, kings_reached, everything = _king_stack(sources, empty, packing)
 
     if not first:
         queens = queens_reached = 0
         c1 = 0.0
     else:
-        queens, queens_reached, c1 = _queen_stack(first, sources, up, down, packing)
+        queens, queens_reached, c1 = _queen_stack(first, sources, everything, up, down, packing)
     t1 = _territory(queens, queens_reached, packing)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
@@ -428,7 +435,6 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     # w is a sum of multiples of powers of 2 small enough to be exact in any
     # order.
 
-    kings, kings_reached = _king_stack(sources, empty, packing)
     t2 = _territory(kings, kings_reached, packing)
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
