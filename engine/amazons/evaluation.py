@@ -190,8 +190,9 @@ class _Packing:
     over up to 7 empty squares (15 with ``E8``; a ray is at most ``size - 1``
     long) and ``E & g << s`` is then what ``g`` reaches: four shifts per
     direction whatever the ray lengths. ``E``, ``E2``, ... are computed once
-    per evaluation, in the per-amazon layout, and serve the two-field search
-    as they are (an ``and`` is as long as its shorter operand). The doubling
+    per evaluation, in the per-amazon layout (at least two fields, whatever
+    the number of amazons), and serve the two-field search as they are (an
+    ``and`` is as long as its shorter operand). The doubling
     shifts are longer than the padding, but ``E2``, ``E4`` and ``E8`` hold a
     square only if the squares one step, two steps, ... back are open, and a
     chain of single steps cannot jump the padding."""
@@ -386,7 +387,8 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
         amazons |= 1 << (square + shift)
         sources |= 1 << (square + field)
         shift += field
-    repeat, landing = packing.per_amazon(len(my_amazons) + len(their_amazons), geo.landing_masks)
+    # At least two fields: the masks serve the two-field search too.
+    repeat, landing = packing.per_amazon(max(2, len(my_amazons) + len(their_amazons)), geo.landing_masks)
     up, down = _queen_fills(empty * repeat, landing, packing)
     reaches = _queen_step(amazons, up, down)
     first = 0
