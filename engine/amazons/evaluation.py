@@ -2,7 +2,8 @@
 
 **The evaluation** (Lieberum, TCS 349, 2005; the weights are ours). Queen and
 king distances are computed for both sides as bitboard layers (all squares at
-distance 1, 2, ...) by sliding fronts through the empty squares. From them:
+distance 1, 2, ...) by breadth-first search through the empty squares, both
+sides at once in one integer (:class:`_Packing` says how). From them:
 
 * ``t1``, ``t2``: per empty square +1 if the side to move is nearer (queen /
   king distance), -1 if the opponent is, ``TIE_BONUS`` if both are equally near,
