@@ -120,3 +120,69 @@ def start_board(size: int) -> list[int]:
         for name in names:
             board[(int(name[1:]) - 1) * size + "abcdefghij".index(name[0])] = colour
     return board
+
+
+# -- The Amazons evaluation's terms, one side at a time ------------------------
+#
+# The form of ``evaluation._terms`` before both sides were packed into one
+# integer (commit d67567e): each side's queen and king layers on their own,
+# and every pair of layers intersected in a double loop. Kept as the reference
+# the packed form is checked against (tests/test_amazons_playout.py).
+
+def _layered_territory(mine: list[int], theirs: list[int], tie_bonus: float) -> float:
+    my_reach = their_reach = 0
+    nearer = farther = ties = 0
+    for k in range(max(len(mine), len(theirs))):
+        my_layer = mine[k] if k < len(mine) else 0
+        their_layer = theirs[k] if k < len(theirs) else 0
+        my_reach |= my_layer
+        their_reach |= their_layer
+        nearer += (my_layer & ~their_reach).bit_count()
+        farther += (their_layer & ~my_reach).bit_count()
+        ties += (my_layer & their_layer).bit_count()
+    return nearer - farther + tie_bonus * ties
+
+
+def _layer_pairs(mine: list[int], theirs: list[int], weight) -> float:
+    """``sum over (i, j) of |mine[i] & theirs[j]| * weight(j - i)``."""
+    total = 0.0
+    for i, my_layer in enumerate(mine):
+        for j, their_layer in enumerate(theirs):
+            total += (my_layer & their_layer).bit_count() * weight(j - i)
+    return total
+
+
+def layered_terms(position) -> tuple[float, float, float, float, float, float]:
+    """``(t1, t2, c1, c2, w, mobility)`` of ``position`` for the side to move,
+    as the evaluation computed them one side at a time."""
+    from stargtp.engine.amazons.evaluation import (TIE_BONUS, king_distance_layers,
+                                                   queen_distance_layers)
+    from stargtp.engine.amazons.position import queen_reach
+
+    geo = position.geometry
+    me = position.to_move
+    occupied = position.occupied
+    empty = geo.full_mask & ~occupied
+    mobility = 0.0
+    sources = {}
+    for colour, sign in ((me, -1), (3 - me, 1)):
+        sources[colour] = geo.mask_of(position.amazons(colour))
+        for square in position.amazons(colour):
+            mobility += sign / (1 + queen_reach(square, occupied, geo.ray_masks).bit_count())
+    queen_mine = queen_distance_layers(sources[me], empty, geo)
+    queen_theirs = queen_distance_layers(sources[3 - me], empty, geo)
+    king_mine = king_distance_layers(sources[me], empty, geo)
+    king_theirs = king_distance_layers(sources[3 - me], empty, geo)
+    t1 = _layered_territory(queen_mine, queen_theirs, TIE_BONUS)
+    t2 = _layered_territory(king_mine, king_theirs, TIE_BONUS)
+    c1 = 2.0 * (sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_mine))
+                - sum(layer.bit_count() * 0.5 ** (k + 1) for k, layer in enumerate(queen_theirs)))
+    w = _layer_pairs(queen_mine, queen_theirs, lambda d: 0.5 ** abs(d))
+    c2 = _layer_pairs(king_mine, king_theirs, lambda d: max(-1.0, min(1.0, d / 6)))
+    king_mine_all = king_theirs_all = 0
+    for layer in king_mine:
+        king_mine_all |= layer
+    for layer in king_theirs:
+        king_theirs_all |= layer
+    c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
+    return t1, t2, c1, c2, w, mobility

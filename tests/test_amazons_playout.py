@@ -8,10 +8,11 @@ import random
 import pytest
 
 from stargtp.engine.amazons import Position, evaluate, random_move, random_playout
-from stargtp.engine.amazons.evaluation import TIE_BONUS, evaluation_terms
+from stargtp.engine.amazons.evaluation import TIE_BONUS, _terms, evaluation_terms
 from stargtp.engine.amazons.playout import cutoff_playout
+from stargtp.engine.amazons.geometry import ARROW
 from stargtp.engine.colour import BLACK, EMPTY, WHITE
-from tests.amazons_reference import DIRECTIONS
+from tests.amazons_reference import DIRECTIONS, layered_terms
 from tests.diagrams import amazons_diagram
 
 INF = math.inf
@@ -178,6 +179,52 @@ def test_fast_evaluation_is_exactly_the_terms_value():
                     break
                 p.play(move)
     assert over == 90 and checked > 4000
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_packed_terms_equal_the_one_side_at_a_time_terms(size):
+    """The evaluation computes both sides' distance layers packed in one
+    integer; every term equals the one-side-at-a-time form it replaced
+    (tests/amazons_reference.py) on every position of 40 random games per
+    size (thousands of positions, from the start to the end): t1, t2, c1 and
+    w to the last bit (integers and sums of powers of 2), c2 and the
+    mobility to 1e-12 (the same terms summed in another order)."""
+    rng = random.Random(size)
+    checked = 0
+    for game in range(40):
+        p = Position(size)
+        while True:
+            fast, slow = _terms(p), layered_terms(p)
+            assert fast[:3] == slow[:3] and fast[4] == slow[4], p.render_text()
+            assert fast[3] == pytest.approx(slow[3], abs=1e-12) and fast[5] == pytest.approx(slow[5], abs=1e-12)
+            checked += 1
+            move = random_move(p, rng)
+            if move is None:
+                break
+            p.play(move)
+    assert checked == {6: 1040, 8: 1869, 10: 2802}[size]
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_packed_terms_on_set_up_boards(size):
+    """The same on 500 random set-up boards per size, with any number of
+    amazons on each side (none included: the packing has one field per
+    amazon) and arrows anywhere; the square-by-square reference agrees too."""
+    rng = random.Random(100 + size)
+    sides_without_amazons = 0
+    for _ in range(500):
+        board = [EMPTY] * (size * size)
+        squares = rng.sample(range(size * size), rng.randrange(0, size * size))
+        for square in squares:
+            board[square] = rng.choice((ARROW, ARROW, ARROW, BLACK, WHITE))
+        p = Position.from_board(board, rng.choice((BLACK, WHITE)))
+        sides_without_amazons += (not p.amazons(BLACK)) + (not p.amazons(WHITE))
+        fast, slow = _terms(p), layered_terms(p)
+        assert fast[:3] == slow[:3] and fast[4] == slow[4], p.render_text()
+        assert fast[3] == pytest.approx(slow[3], abs=1e-12) and fast[5] == pytest.approx(slow[5], abs=1e-12)
+        for name, value in reference_terms(p).items():
+            assert getattr(evaluation_terms(p), name) == pytest.approx(value, abs=1e-9), (name, p.render_text())
+    assert sides_without_amazons == {6: 150, 8: 79, 10: 58}[size]
 
 
 def mirrored(p: Position, flip_ranks: bool, swap_colours: bool) -> Position:

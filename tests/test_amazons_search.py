@@ -396,3 +396,33 @@ def test_the_speed_comparison_example_runs():
     assert [line.split(":")[0] for line in lines[:2]] == ["run 1 this ", "run 1 other"]
     assert re.fullmatch(r"evaluations/s  this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[2])
     assert re.fullmatch(r"iterations/s   this [\d,]+  other [\d,]+  ratio \d+\.\d\d", lines[3])
+
+
+# Three searches as commit d67567e made them (before the evaluation packed
+# both sides into one integer and the search loop was tightened): the move,
+# how many root moves were visited, and the three most visited with their
+# visits and wins. A faster evaluation or search loop must not change them.
+SEARCHES_OF_D67567E = {
+    6: ((6, 13, 14), 101, [((6, 13, 14), 544, 397.945198), ((11, 8, 14), 57, 31.13296),
+                           ((11, 9, 14), 29, 14.837638)]),
+    8: ((5, 53, 46), 158, [((5, 45, 36), 21, 20.925742), ((5, 45, 38), 21, 20.956534),
+                           ((5, 45, 44), 21, 20.792965)]),
+    10: ((6, 33, 88), 122, [((6, 33, 88), 81, 66.758475), ((6, 33, 24), 71, 58.520701),
+                            ((6, 33, 34), 67, 54.981942)]),
+}
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_the_search_is_the_one_of_d67567e(size):
+    from stargtp.engine.players import make_player
+
+    rng = random.Random(size * 100 + 10)
+    p = Position(size)
+    for _ in range(10):
+        p.play_unchecked(random_move(p, rng))
+    result = make_player("amazons-mcts", seed=3, playouts="1500").genmove(p, Limits())
+    move, visited, top = SEARCHES_OF_D67567E[size]
+    assert tuple(result.move) == move and result.playouts == 1500 and len(result.root) == visited
+    most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
+    assert [(tuple(m), v) for m, (v, _) in most] == [(m, v) for m, v, _ in top]
+    assert [w for _, (_, w) in most] == pytest.approx([w for _, _, w in top], abs=1e-6)

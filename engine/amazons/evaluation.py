@@ -2,7 +2,8 @@
 
 **The evaluation** (Lieberum, TCS 349, 2005; the weights are ours). Queen and
 king distances are computed for both sides as bitboard layers (all squares at
-distance 1, 2, ...) by sliding fronts through the empty squares. From them:
+distance 1, 2, ...) by breadth-first search through the empty squares, both
+sides at once in one integer (:class:`_Packing` says how). From them:
 
 * ``t1``, ``t2``: per empty square +1 if the side to move is nearer (queen /
   king distance), -1 if the opponent is, ``TIE_BONUS`` if both are equally near,
@@ -29,7 +30,7 @@ import math
 from dataclasses import dataclass
 
 from stargtp.engine.amazons.geometry import Geometry
-from stargtp.engine.amazons.position import Position, queen_reach
+from stargtp.engine.amazons.position import Position
 from stargtp.engine.colour import BLACK, WHITE
 
 TIE_BONUS = 0.2
@@ -121,21 +122,6 @@ def king_distance_layers(sources: int, empty: int, geo: Geometry) -> list[int]:
         frontier = new
 
 
-def _territory(mine: list[int], theirs: list[int]) -> float:
-    """``t``: squares nearer to me minus nearer to them, plus the tie bonus."""
-    my_reach = their_reach = 0
-    nearer = farther = ties = 0
-    for k in range(max(len(mine), len(theirs))):
-        my_layer = mine[k] if k < len(mine) else 0
-        their_layer = theirs[k] if k < len(theirs) else 0
-        my_reach |= my_layer
-        their_reach |= their_layer
-        nearer += (my_layer & ~their_reach).bit_count()
-        farther += (their_layer & ~my_reach).bit_count()
-        ties += (my_layer & their_layer).bit_count()
-    return nearer - farther + TIE_BONUS * ties
-
-
 def queen_territory_masks(position: Position) -> dict[int, int]:
     """Expected territory, as square masks: per colour, the empty squares its
     amazons reach in fewer queen moves than the opponent's (the "Voronoi"
@@ -175,63 +161,308 @@ _LEAD = tuple(max(-1.0, min(1.0, d / 6)) for d in range(-_MIDDLE, _MIDDLE + 1))
 """``clamp(d / 6, -1, 1)`` at index ``d + _MIDDLE``: a square's share of ``c2``."""
 
 
-def _layer_pairs(mine: list[int], theirs: list[int], weights: tuple[float, ...]) -> float:
-    """``sum over (i, j) of |mine[i] & theirs[j]| * weights[j - i + _MIDDLE]``:
-    the squares at distance ``i + 1`` from one side and ``j + 1`` from the
-    other, weighted by the difference."""
-    total = 0.0
-    for i, my_layer in enumerate(mine):
-        j = _MIDDLE - i
-        for their_layer in theirs:
-            both = my_layer & their_layer
-            if both:
-                total += both.bit_count() * weights[j]
-            j += 1
-    return total
+class _Packing:
+    """How several boards' worth of bits share one integer, on one board size.
+
+    A *field* is a board's worth of bits, ``square_count`` of them, followed
+    by ``size + 1`` bits of padding, so ``F = square_count + size + 1`` bits.
+    Every mask that lets a shift land (the empty squares, per direction) is
+    zero in the padding and no single step is longer than ``size + 1``, so a
+    sliding move never crosses from one field into the next; one shift, one
+    ``and`` serve every field at once.
+
+    The evaluation uses three layouts:
+
+    * one field per amazon (the side to move's first, in square order, then
+      the opponent's), for the first queen layer: each amazon's reach, whose
+      size the mobility term needs;
+    * two fields, the side to move's squares at bit 0 and the opponent's at
+      bit ``F``: the breadth-first search runs both sides at once;
+    * a *stack*: the two fields of layer ``k`` (distance ``k + 1``) at bit
+      ``2 F k`` (block ``k``), and what each side had reached by then at the
+      same place of a second integer, so that a term that pairs layer ``i`` of
+      one side with layer ``j`` of the other is one shift, one ``and`` and
+      one ``bit_count`` for all ``i`` at once.
+
+    The queen fills are occluded fills in doubling steps (Kogge-Stone): with
+    ``E`` the squares a step in the direction may land on, ``E2 = E & E << s``
+    and ``E4 = E2 & E2 << 2s`` (``E8`` on 10x10), ``g |= E & g << s``,
+    ``g |= E2 & g << 2s``, ``g |= E4 & g << 4s`` extends every square of ``g``
+    over up to 7 empty squares (15 with ``E8``; a ray is at most ``size - 1``
+    long) and ``E & g << s`` is then what ``g`` reaches: four shifts per
+    direction whatever the ray lengths. ``E``, ``E2``, ... are computed once
+    per evaluation, in the per-amazon layout (at least two fields, whatever
+    the number of amazons), and serve the two-field search as they are (an
+    ``and`` is as long as its shorter operand). The doubling
+    shifts are longer than the padding, but ``E2``, ``E4`` and ``E8`` hold a
+    square only if the squares one step, two steps, ... back are open, and a
+    chain of single steps cannot jump the padding."""
+
+    __slots__ = ("field", "block", "board", "up", "down", "not_first_file", "not_last_file",
+                 "size", "mine", "theirs", "five_blocks", "deep", "_per_amazon")
+
+    def __init__(self, geo: Geometry) -> None:
+        field = geo.square_count + geo.size + 1
+        self.field = field
+        self.block = 2 * field
+        self.board = geo.full_mask
+        """One field's squares, at bit 0."""
+        self.up = tuple((geo.steps[d], d) for d in (0, 2, 4, 6))
+        self.down = tuple((-geo.steps[d], d) for d in (1, 3, 5, 7))
+        self.deep = geo.size > 8
+        """Rays longer than 7 squares: a fourth doubling step."""
+        landing = geo.landing_masks
+        self.not_first_file = landing[0] | landing[0] << field
+        self.not_last_file = landing[1] | landing[1] << field
+        self.size = geo.size
+        # A layer count never exceeds the squares; the king terms look 5
+        # blocks further.
+        self.mine = sum(geo.full_mask << (self.block * k) for k in range(geo.square_count + 8))
+        """The side to move's field of every block of a stack."""
+        self.theirs = self.mine << field
+        """The opponent's field of every block."""
+        self.five_blocks = sum(1 << (self.block * k) for k in range(5))
+        """``*`` copies two fields into 5 consecutive blocks."""
+        self._per_amazon: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+    def per_amazon(self, count: int, landing_masks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """For ``count`` fields: the integer whose ``*`` copies a board into
+        every field, and each direction's landing mask in every field."""
+        found = self._per_amazon.get(count)
+        if found is None:
+            repeat = sum(1 << (self.field * k) for k in range(count))
+            found = self._per_amazon[count] = (repeat, tuple(mask * repeat for mask in landing_masks))
+        return found
+
+
+_PACKINGS: dict[int, _Packing] = {}
+
+
+def _packing(geo: Geometry) -> _Packing:
+    packing = _PACKINGS.get(geo.size)
+    if packing is None:
+        packing = _PACKINGS[geo.size] = _Packing(geo)
+    return packing
+
+
+def _queen_fills(empty: int, landing: tuple[int, ...], packing: _Packing) -> tuple[list, list]:
+    """The per-direction masks of the occluded fills (:class:`_Packing`) over
+    the squares of ``empty`` (in any number of fields): for the directions
+    towards higher bits and for the others, ``(s, E, 2s, E2, 4s, E4, 8s, E8)``
+    with ``E8 = 0`` on boards whose rays are at most 7 long."""
+    deep = packing.deep
+    up = []
+    for step, d in packing.up:
+        open_squares = empty & landing[d]
+        two = open_squares & (open_squares << step)
+        four = two & (two << 2 * step)
+        up.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
+                   four & (four << 4 * step) if deep else 0))
+    down = []
+    for step, d in packing.down:
+        open_squares = empty & landing[d]
+        two = open_squares & (open_squares >> step)
+        four = two & (two >> 2 * step)
+        down.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
+                     four & (four >> 4 * step) if deep else 0))
+    return up, down
+
+
+def _queen_step(frontier: int, up: list, down: list) -> int:
+    """Every square a queen move reaches from a square of ``frontier`` (in
+    any number of fields), ``up`` and ``down`` from :func:`_queen_fills`."""
+    new = 0
+    for step, open_squares, step2, two, step4, four, step8, eight in up:
+        fill = frontier | (open_squares & (frontier << step))
+        fill |= two & (fill << step2)
+        fill |= four & (fill << step4)
+        if eight:
+            fill |= eight & (fill << step8)
+        new |= open_squares & (fill << step)
+    for step, open_squares, step2, two, step4, four, step8, eight in down:
+        fill = frontier | (open_squares & (frontier >> step))
+        fill |= two & (fill >> step2)
+        fill |= four & (fill >> step4)
+        if eight:
+            fill |= eight & (fill >> step8)
+        new |= open_squares & (fill >> step)
+    return new
+
+
+def _queen_stack(frontier: int, reached: int, everything: int, up: list, down: list,
+                 packing: _Packing) -> tuple[int, int, float]:
+    """The queen-distance layers of both sides (two fields, see
+    :class:`_Packing`) as ``(stack, reach_stack, c1)``: layer ``k`` at block
+    ``k``, and at block ``k`` of the second what each side had reached then
+    (its amazons included); a block past the last layer of both sides is 0
+    in both. ``frontier`` is the first layer, ``reached`` the amazons and
+    ``everything`` what they reach in the end, which the king search already
+    knows (a queen path is a chain of king steps over empty squares): the
+    search stops there, without a last step that finds nothing. ``c1`` is
+    the term of that name, its two sums taken in the order of the
+    one-side-at-a-time code, so that it is the same to the last bit."""
+    block, field, board = packing.block, packing.field, packing.board
+    halves = _HALVES
+    my_sum = their_sum = 0
+    stack = reach_stack = 0
+    shift = k = 0
+    new = frontier
+    while True:
+        count = (new & board).bit_count()
+        if count:
+            my_sum += count * halves[k]
+        count = (new >> field).bit_count()
+        if count:
+            their_sum += count * halves[k]
+        reached |= new
+        stack |= new << shift
+        reach_stack |= reached << shift
+        if reached == everything:
+            return stack, reach_stack, 2.0 * (my_sum - their_sum)
+        shift += block
+        k += 1
+        new = _queen_step(new, up, down) & ~reached
+        if not new:
+            return stack, reach_stack, 2.0 * (my_sum - their_sum)
+
+
+def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, int]:
+    """Like :func:`_queen_stack` with king steps from ``sources``, except that
+    the reach stack goes on 5 blocks past the last layer (with the final
+    reach), which the ``c2`` term reads, and that the final reach comes
+    third."""
+    not_first_file, not_last_file = packing.not_first_file, packing.not_last_file
+    size, block = packing.size, packing.block
+    frontier = reached = sources
+    stack = reach_stack = 0
+    shift = 0
+    while True:
+        row = frontier | ((frontier << 1) & not_first_file) | ((frontier >> 1) & not_last_file)
+        new = (row | (row << size) | (row >> size)) & empty & ~reached
+        if not new:
+            return stack, reach_stack | (reached * packing.five_blocks) << shift, reached
+        reached |= new
+        stack |= new << shift
+        reach_stack |= reached << shift
+        shift += block
+        frontier = new
+
+
+def _territory(stack: int, reach_stack: int, packing: _Packing) -> float:
+    """``t``: squares nearer to the side to move (at distance ``k + 1`` from
+    it and not reached by the opponent by then) minus those nearer to the
+    opponent, plus the tie bonus per square at the same distance from both."""
+    field, mine = packing.field, packing.mine
+    nearer = (stack & mine & ~(reach_stack >> field)).bit_count()
+    farther = ((stack >> field) & mine & ~reach_stack).bit_count()
+    ties = (stack & (stack >> field) & mine).bit_count()
+    return nearer - farther + TIE_BONUS * ties
 
 
 def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
     """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
-    (the module docstring defines them). Each amazon's reach serves both the
-    mobility term and the first queen layer, the sums over layers use
-    tables, and nothing else is built: this is the hot path of the Amazons
-    search. The tests check it against a plain reference."""
+    (the module docstring defines them). Both sides' distance layers are
+    computed together, packed in one integer (:class:`_Packing`), each
+    amazon's reach serves both the mobility term and the first queen layer,
+    and the sums over pairs of layers are one ``bit_count`` per distance
+    difference: this is the hot path of the Amazons search.
+    tests/amazons_reference.py keeps the one-side-at-a-time version it
+    replaced, and the tests check the two agree (and both against a
+    square-by-square reference)."""
     geo = position.geometry
+    packing = _packing(geo)
+    field, block, mine, theirs, board = (packing.field, packing.block, packing.mine,
+                                         packing.theirs, packing.board)
     me = position.to_move
-    occupied = position.occupied
-    empty = geo.full_mask & ~occupied
-    ray_masks = geo.ray_masks
-    my_first = their_first = 0
+    my_amazons = position.amazons(me)
+    their_amazons = position.amazons(3 - me)
+    empty = geo.full_mask & ~position.occupied
+    # Each amazon in a field of its own: one queen step gives every reach.
+    amazons = sources = 0
+    shift = 0
+    for square in my_amazons:
+        amazons |= 1 << (square + shift)
+        sources |= 1 << square
+        shift += field
+    for square in their_amazons:
+        amazons |= 1 << (square + shift)
+        sources |= 1 << (square + field)
+        shift += field
+    # At least two fields: the masks serve the two-field search too.
+    repeat, landing = packing.per_amazon(max(2, len(my_amazons) + len(their_amazons)), geo.landing_masks)
+    up, down = _queen_fills(empty * repeat, landing, packing)
+    reaches = _queen_step(amazons, up, down)
+    first = 0
     my_mobility = their_mobility = 0.0
-    mine_bits = theirs_bits = 0
-    for square in position.amazons(me):
-        reach = queen_reach(square, occupied, ray_masks)
-        my_first |= reach
+    for _ in my_amazons:
+        reach = reaches & board
+        reaches >>= field
+        first |= reach
         my_mobility += 1.0 / (1 + reach.bit_count())
-        mine_bits |= 1 << square
-    for square in position.amazons(3 - me):
-        reach = queen_reach(square, occupied, ray_masks)
-        their_first |= reach
+    for _ in their_amazons:
+        reach = reaches & board
+        reaches >>= field
+        first |= reach << field
         their_mobility += 1.0 / (1 + reach.bit_count())
-        theirs_bits |= 1 << square
-    queen_mine = queen_distance_layers(mine_bits, empty, geo, my_first)
-    queen_theirs = queen_distance_layers(theirs_bits, empty, geo, their_first)
-    king_mine = king_distance_layers(mine_bits, empty, geo)
-    king_theirs = king_distance_layers(theirs_bits, empty, geo)
+    empty |= empty << field
+    kings, kings_reached, everything = _king_stack(sources, empty, packing)
 
-    t1 = _territory(queen_mine, queen_theirs)
-    t2 = _territory(king_mine, king_theirs)
-    halves = _HALVES
-    c1 = 2.0 * (sum([layer.bit_count() * halves[k] for k, layer in enumerate(queen_mine)])
-                - sum([layer.bit_count() * halves[k] for k, layer in enumerate(queen_theirs)]))
-    w = _layer_pairs(queen_mine, queen_theirs, _SPREAD)
-    c2 = _layer_pairs(king_mine, king_theirs, _LEAD)
-    king_mine_all = king_theirs_all = 0
-    for layer in king_mine:
-        king_mine_all |= layer
-    for layer in king_theirs:
-        king_theirs_all |= layer
-    c2 += (king_mine_all & ~king_theirs_all).bit_count() - (king_theirs_all & ~king_mine_all).bit_count()
+    if not first:
+        queens = queens_reached = 0
+        c1 = 0.0
+    else:
+        queens, queens_reached, c1 = _queen_stack(first, sources, everything, up, down, packing)
+    t1 = _territory(queens, queens_reached, packing)
+    # w: squares at distance i + 1 from the side to move and j + 1 from the
+    # opponent, for each difference d = j - i: the opponent's stack moved
+    # down by d blocks onto the side to move's (d >= 0), or the side to
+    # move's moved down by -d blocks onto the opponent's (d < 0).
+    spread = _SPREAD
+    w = 0.0
+    d = _MIDDLE
+    moved = queens >> field
+    while moved:
+        count = (queens & moved & mine).bit_count()
+        if count:
+            w += count * spread[d]
+        d += 1
+        moved >>= block
+    d = _MIDDLE - 1
+    moved = queens >> (block - field)
+    while moved:
+        count = (queens & moved & theirs).bit_count()
+        if count:
+            w += count * spread[d]
+        d -= 1
+        moved >>= block
+    # w is a sum of multiples of powers of 2 small enough to be exact in any
+    # order.
+
+    t2 = _territory(kings, kings_reached, packing)
+    # c2: differences below 6 from the stacks as for w; a square 6 or more
+    # nearer to one side, or reached by that side only, counts 1 for it:
+    # those are its squares at distance k + 1 that the other had not
+    # reached 5 layers later.
+    lead = _LEAD
+    c2 = 0.0
+    moved = kings >> field
+    for d in range(_MIDDLE, _MIDDLE + 6):
+        if not moved:
+            break
+        count = (kings & moved & mine).bit_count()
+        if count:
+            c2 += count * lead[d]
+        moved >>= block
+    moved = kings >> (block - field)
+    for d in range(_MIDDLE - 1, _MIDDLE - 6, -1):
+        if not moved:
+            break
+        count = (kings & moved & theirs).bit_count()
+        if count:
+            c2 += count * lead[d]
+        moved >>= block
+    c2 += ((kings & mine & ~(kings_reached >> (5 * block + field))).bit_count()
+           - (kings & theirs & ~(kings_reached >> (5 * block - field))).bit_count())
     return t1, t2, c1, c2, w, their_mobility - my_mobility
 
 

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from stargtp.engine.amazons.evaluation import evaluate
 from stargtp.engine.amazons.playout import cutoff_playout
-from stargtp.engine.amazons.position import Move, Position, queen_reach
+from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach
 from stargtp.engine.bits import bit_list
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -208,8 +208,8 @@ class MoveOrdering:
             return arrows
         if self.order == "eval":
             return self._by_evaluation(board, [Move(origin, target, a) for a in arrows], arrows)
-        score = self._arrow_scorer(board, origin, target)
-        return sorted(arrows, key=lambda a: -score(a))
+        # Best first, ties in square order: reverse=True keeps a sort stable.
+        return sorted(arrows, key=self._arrow_scorer(board, origin, target), reverse=True)
 
     def _pairs(self, board: Position) -> list[tuple[int, int]]:
         occupied = board.occupied
@@ -286,6 +286,52 @@ class MoveOrdering:
         return [choices[i] for i in ranked]
 
 
+def _selector(config: MctsConfig) -> Callable[[Node], int]:
+    """The choice of a slot at a node: UCB1 over the open slots; a slot not
+    tried yet goes first, in order. With widening only the first
+    ``widen_base + widen_factor * N^widen_exponent`` slots are open at a node
+    with ``N`` visits. It runs at every level of every iteration, so it is a
+    closure over the parameters, and the number of open slots and ``log N``
+    come from tables that grow with the largest ``N`` seen."""
+    widening = config.widening
+    base, factor, exponent = config.widen_base, config.widen_factor, config.widen_exponent
+    squared = config.exploration * config.exploration
+    log, sqrt = math.log, math.sqrt
+    widths: list[int] = []
+    logs: list[float] = []
+
+    def grow(visits: int) -> None:
+        for n in range(len(widths), 2 * visits + 16):
+            widths.append(max(1, base + int(factor * n ** exponent)))
+            logs.append(log(n) if n else -math.inf)
+
+    def select(node: Node) -> int:
+        visits = node.visits
+        width = len(node.choices)
+        if widening:
+            if visits >= len(widths):
+                grow(visits)
+            if widths[visits] < width:
+                width = widths[visits]
+        tried = node.tried
+        if tried < width:
+            node.tried = tried + 1
+            return tried
+        child_visits, wins = node.child_visits, node.child_wins
+        if visits >= len(logs):
+            grow(visits)
+        scale = squared * logs[visits]
+        best, best_value = 0, -math.inf
+        for slot in range(width):
+            n = child_visits[slot]
+            value = wins[slot] / n + sqrt(scale / n)
+            if value > best_value:
+                best, best_value = slot, value
+        return best
+
+    return select
+
+
 class Tree:
     """A search tree with its root position node."""
 
@@ -339,31 +385,35 @@ class Tree:
         budget says stop; at least one, so that the root has statistics."""
         rng = self.rng
         board = position.copy()
+        play, undo = board.play_unchecked, board.undo
         ordering = MoveOrdering(config.order, rng, budget.out_of_time)
+        init_node = self._init_node
         position_kind = POSITION_KIND[config.split]
         expand, max_nodes = config.expand, config.max_nodes
         plies, sharpness = config.plies, config.sharpness
-        select = self._select
+        select = _selector(config)
         root = self.root
         path: list[tuple[Node, int]] = []
         while budget.done == 0 or budget.more():
             node = root
             played = 0
             while True:
-                if node.choices is None:
-                    self._init_node(node, ordering, board)
-                if not node.choices:  # a position whose side to move has no move: lost
+                choices = node.choices
+                if choices is None:
+                    init_node(node, ordering, board)
+                    choices = node.choices
+                if not choices:  # a position whose side to move has no move: lost
                     path.append((node, -1))
                     probability = 0.0
                     break
-                slot = select(node, config)
+                slot = select(node)
                 path.append((node, slot))
-                choice = node.choices[slot]
+                choice = choices[slot]
                 kind = node.kind
                 child = node.children.get(slot)
                 if kind == PICK_ARROW or kind == PICK_MOVE:
-                    board.play_unchecked(Move(node.origin, node.target, choice)
-                                         if kind == PICK_ARROW else choice)
+                    play(_new_move(Move, (node.origin, node.target, choice))
+                         if kind == PICK_ARROW else choice)
                     played += 1
                     if child is None:
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
@@ -371,12 +421,13 @@ class Tree:
                             node.children[slot] = child
                             self.node_count += 1
                             path.append((child, -1))
-                        probability = win_probability(cutoff_playout(board, rng, plies), sharpness)
+                        probability = win_probability(
+                            evaluate(board) if plies == 0 else cutoff_playout(board, rng, plies), sharpness)
                         break
                 elif child is None:
                     # Inside a move: the next level is needed at once, to go on choosing.
                     if self.node_count >= max_nodes:
-                        board.play_unchecked(self._finish_move(board, node, choice))
+                        play(self._finish_move(board, node, choice))
                         played += 1
                         probability = win_probability(cutoff_playout(board, rng, plies), sharpness)
                         break
@@ -390,14 +441,15 @@ class Tree:
                 node = child
             # ``probability`` is for the side to move on the board now.
             leaf_colour = board.to_move
+            loss = 1.0 - probability
             for node, slot in path:
                 node.visits += 1
                 if slot >= 0:
                     node.child_visits[slot] += 1
-                    node.child_wins[slot] += probability if node.to_move == leaf_colour else 1.0 - probability
+                    node.child_wins[slot] += probability if node.to_move == leaf_colour else loss
             path.clear()
             for _ in range(played):
-                board.undo()
+                undo()
             budget.done += 1
 
     def _init_node(self, node: Node, ordering: MoveOrdering, board: Position) -> None:
@@ -422,31 +474,6 @@ class Tree:
             origin, target = choice
         arrow = rng.choice(bit_list(queen_reach(target, occupied ^ (1 << origin), ray_masks)))
         return Move(origin, target, arrow)
-
-    @staticmethod
-    def _select(node: Node, config: MctsConfig) -> int:
-        """UCB1 over the open slots; a slot not tried yet goes first, in order.
-        With widening only the first ``widen_base + widen_factor * N^widen_exponent``
-        slots are open at a node with ``N`` visits."""
-        choices = len(node.choices)
-        width = choices
-        if config.widening:
-            width = config.widen_base + int(config.widen_factor * node.visits ** config.widen_exponent)
-            width = min(choices, max(1, width))
-        tried = node.tried
-        if tried < width:
-            node.tried = tried + 1
-            return tried
-        visits, wins = node.child_visits, node.child_wins
-        scale = config.exploration * config.exploration * math.log(node.visits)
-        sqrt = math.sqrt
-        best, best_value = 0, -math.inf
-        for slot in range(width):
-            n = visits[slot]
-            value = wins[slot] / n + sqrt(scale / n)
-            if value > best_value:
-                best, best_value = slot, value
-        return best
 
     # -- the answer -------------------------------------------------------------------
     def best_move(self, position: Position, ordering: MoveOrdering) -> tuple[Move, int, float]:
