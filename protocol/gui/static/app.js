@@ -259,6 +259,7 @@ function end(ended) {
   S.targets = [];
   S.hint = null;
   render();
+  stopAnalysis(); // a running analysis stops with the game
 }
 
 /** A new game, a loaded record, a set-up played from, a reload: no result, the
@@ -386,7 +387,7 @@ async function onMoveSubmitted(event) {
 
 function startAnalysis() {
   const p = S.position;
-  if (!p || p.over || S.analysis.running || S.thinking || S.busy) return;
+  if (!p || p.over || endedHere() || S.analysis.running || S.thinking || S.busy) return;
   S.analysis.running = true;
   analysis.show();
   bridge.stream(`kata-analyze ${p.to_move} ${ANALYSIS_INTERVAL}`, { colour: p.to_move, key: positionKey(p) }, false)
@@ -406,7 +407,8 @@ function stopAnalysis() {
 
 function afterSettled() {
   if (S.busy || S.thinking) return;
-  if (S.analysis.wanted && !S.analysis.running && S.position && !S.position.over) startAnalysis();
+  // play: not where the game ended by resignation or on time (no move is awaited there)
+  if (S.analysis.wanted && !S.analysis.running && S.position && !S.position.over && !endedHere()) startAnalysis();
 }
 
 // -- the game controls -------------------------------------------------------------------
