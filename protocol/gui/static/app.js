@@ -464,6 +464,8 @@ function stepTarget(step) {
   if (step === "first") return tree.root;
   if (step === "back") return node.parent;
   if (step === "forward") return tree.next(node);
+  if (step === "up") return tree.sibling(node, -1); // the previous variation at this move
+  if (step === "down") return tree.sibling(node, 1); // the next one
   return tree.end(node);
 }
 
@@ -541,7 +543,7 @@ function bindControls() {
     else stopAnalysis();
     analysis.show();
   });
-  for (const step of ["first", "back", "forward", "last"]) {
+  for (const step of ["first", "back", "forward", "last", "up", "down"]) {
     $(`nav-${step}`).addEventListener("click", () => goTo(stepTarget(step)));
   }
   $("move-list").addEventListener("click", (event) => {
@@ -585,7 +587,7 @@ function bindControls() {
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const p = S.position;
     if (!p) return;
-    const steps = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    const steps = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last", ArrowUp: "up", ArrowDown: "down" };
     if (event.key in steps) {
       event.preventDefault();
       goTo(stepTarget(steps[event.key]));

@@ -145,6 +145,13 @@ export class GameTree {
     return out;
   }
 
+  /** The previous (`step` -1) or next (+1) variation at `node`: its sibling, or null. */
+  sibling(node, step) {
+    if (!node.parent) return null;
+    const siblings = node.parent.children;
+    return siblings[siblings.indexOf(node) + step] || null;
+  }
+
   /** The last node of the line through `node`. */
   end(node) {
     const after = this.future(node);
@@ -314,6 +321,10 @@ export function updateTreeControls(ready) {
   if (!promote || !remove) return;
   promote.disabled = !ready || tree.isMainLine(tree.current);
   remove.disabled = !ready || !tree.current.parent;
+  for (const [id, step] of [["nav-up", -1], ["nav-down", 1]]) {
+    const button = document.getElementById(id);
+    if (button) button.disabled = !ready || !tree.sibling(tree.current, step);
+  }
 }
 
 /** Delete the current node and what follows it; the board goes to the move before. */
