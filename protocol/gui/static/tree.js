@@ -40,6 +40,7 @@ export class GameTree {
     this.game = game;
     this.size = size;
     this.header = null; // {komi, options} of a loaded record
+    this.rules = null; // {NAME: true|false}: the game's options this tree is played with (stargtp-rules), or null
     this.root = makeNode(null, null, null);
     this.root.setup = setup;
     this.current = this.root;
@@ -244,7 +245,7 @@ export class GameTree {
   /** What the page keeps in localStorage: the tree and where it is. */
   snapshot() {
     return {
-      game: this.game, size: this.size, header: this.header, setup: this.root.setup,
+      game: this.game, size: this.size, header: this.header, rules: this.rules, setup: this.root.setup,
       properties: copyProps(this.root.props), children: this.childrenJSON(this.root),
       current: this.path(this.current), tip: this.path(this.tip), dirty: this.dirty,
     };
@@ -255,6 +256,7 @@ export class GameTree {
     this.load({ game: data.game, size: data.size, komi: null, options: {}, properties: data.properties,
       setup: data.setup, children: data.children });
     this.header = data.header || null;
+    this.rules = data.rules || null;
     this.tip = this.at(data.tip);
     this.current = this.at(data.current);
     if (!this.contains(this.current, this.tip)) this.tip = this.current;
