@@ -20,8 +20,8 @@ import * as records from "./records.js";
 import * as review from "./review.js"; // hook: the whole-game review
 import * as setup from "./setup.js";
 import { connect, deleteCurrent, goTo, promoteCurrent, tree } from "./tree.js";
-import { S, $, canPlayNow, choices, endedHere, engineSide, firstParts, joinParts, otherColour, parseRules, positionKey, rulesNow,
-  title } from "./state.js";
+import { S, $, canPlayNow, choices, endedHere, engineSide, firstParts, joinParts, otherColour, parseRules, positionKey,
+  rulesNow, title } from "./state.js";
 
 const ANALYSIS_INTERVAL = 40; // centiseconds between analysis reports
 
