@@ -155,6 +155,65 @@ def test_the_clocks_run_the_engine_is_told_and_a_flag_falls(page: Page, server: 
     assert page.evaluate("document.getElementById('clocks').hidden")
 
 
+NO_CLOCK_FOR_THE_ENGINE = """(() => {
+    // An engine that does not keep time: the session never hears of the clock
+    // (each time_settings the page sends goes as kgs-time_settings none), so its
+    // search runs for the session's seconds whatever time_left says.
+    const fetch = window.fetch;
+    window.fetch = (url, options) => {
+        if (String(url).startsWith('/gtp') && options && options.body) {
+            const body = String(options.body).replace(/^time_settings .*$/gm, 'kgs-time_settings none');
+            options = {...options, body};
+        }
+        return fetch(url, options);
+    };
+})()"""
+
+
+@pytest.mark.parametrize("analysis", [False, True], ids=["genmove", "genmove_analyze"])
+def test_the_engines_flag_falls_while_it_thinks(page: Page, server: GuiServer, analysis: bool) -> None:
+    """The engine plays both sides under sudden death of 3 seconds, and its
+    session searches for 600 seconds, deaf to the clock (the page's
+    time_settings do not reach it): Black's flag falls while the engine
+    thinks, the search is interrupted, its late move is taken back, and the
+    game is over on time, the page and the server agreeing on the moves
+    (none); with live analysis on too (genmove_analyze). The waits'
+    deadline is far below 600 s."""
+    new_game(page, "star", 4, "none")
+    session = session_of(page)
+    assert all(ok for ok, _ in server.gtp(session, "stargtp-param playouts none", "stargtp-param seconds 600"))
+    # Set everything up where no clock runs and the engine does not move: a resigned game.
+    page.click("#resign")
+    wait_idle(page, "document.body.dataset.ended === 'resign'")
+    choose(page, "#engine-select", "both")
+    set_clock(page, "absolute", main_minutes="0.05")
+    if analysis:
+        page.click("#analysis-toggle")
+        wait_idle(page)
+    page.evaluate(RECORD_SENT)
+    page.evaluate(NO_CLOCK_FOR_THE_ENGINE)
+    page.click("#new-game")  # the engine (Black) searches at once, its 3 seconds running
+    page.wait_for("document.body.dataset.ended === 'time'", timeout=DEADLINE)
+    wait_idle(page)
+    assert text(page, "to-move") == "Game over: Black ran out of time: White wins."
+    assert page.evaluate("document.getElementById('clock-black').dataset.flagged") == "1"
+    lines = sent(page)
+    genmove = lines.index(f"genmove_analyze black 40" if analysis else "genmove black")
+    assert re.fullmatch(r"time_left black \d+(\.\d+)? 0", lines[genmove - 1]), lines
+    assert "undo" in lines[genmove:], lines  # the move that came after the flag, taken back
+    assert not any(line.startswith("genmove white") for line in lines), lines
+    assert check_agrees(page, server)["moves"] == []
+    assert page.evaluate("document.getElementById('board').dataset.part") == "none"
+    # No analysis starts where the game ended: a request queued after the
+    # page settled (the record shown) finds no kata-analyze sent before it.
+    page.evaluate("document.getElementById('record-text').value = ''")
+    page.evaluate("document.getElementById('record-show').click()")
+    wait_idle(page, "document.getElementById('record-text').value !== ''")
+    assert not any(line.startswith("kata-analyze") for line in sent(page))
+    assert page.evaluate("window.stargtpState().streams") == []
+    assert page.evaluate("document.getElementById('engine-move').disabled")
+
+
 def saved_root(page: Page, server: GuiServer) -> dict:
     """The root properties of the record Save writes."""
     page.evaluate("document.getElementById('record-text').value = ''")

@@ -364,3 +364,51 @@ def test_undo_forgets_a_take_back_and_bad_input_changes_nothing(page: Page, serv
     message = page.evaluate("document.getElementById('message').textContent")
     assert message.startswith("Cannot restore the kept game: ") and "*20 is occupied" in message, message
     assert drawn(page)["moves"] == 0 and page.evaluate(TREE) == []
+
+
+def test_keys_step_between_sibling_variations(page: Page, server: GuiServer) -> None:
+    """Up and Down (and the two buttons beside the steps) show the previous
+    and next variation at the move shown: its siblings in the tree, in the
+    move list's order; at the first or the last they do nothing."""
+    new_game(page, "star", 4, "none")
+    play_clicks(page, ["*20"])
+    page.press("ArrowLeft")
+    wait_idle(page, "document.body.dataset.moves === '0'")
+    play_clicks(page, ["S21"])  # the start has two lines: *20, then S21
+    page.press("ArrowLeft")
+    wait_idle(page, "document.body.dataset.moves === '0'")
+    play_clicks(page, ["T20"])  # and a third
+    assert check_agrees(page, server)["moves"] == [["black", "T20"]]
+    assert page.evaluate("document.getElementById('nav-down').disabled")
+    assert not page.evaluate("document.getElementById('nav-up').disabled")
+    page.press("ArrowDown")  # the last: nothing happens
+    wait_idle(page)
+    assert check_agrees(page, server)["moves"] == [["black", "T20"]]
+    page.press("ArrowUp")
+    wait_idle(page, "document.querySelector('#move-list li.played').dataset.move === 'S21'")
+    assert check_agrees(page, server)["moves"] == [["black", "S21"]]
+    page.press("ArrowUp")
+    wait_idle(page, "document.querySelector('#move-list li.played').dataset.move === '*20'")
+    assert check_agrees(page, server)["moves"] == [["black", "*20"]]
+    assert page.evaluate("document.getElementById('nav-up').disabled")
+    page.press("ArrowUp")  # the first: nothing happens
+    wait_idle(page)
+    assert check_agrees(page, server)["moves"] == [["black", "*20"]]
+    page.click("#nav-down")
+    wait_idle(page, "document.querySelector('#move-list li.played').dataset.move === 'S21'")
+    # Deeper in the tree: two replies to S21, and the keys move between them.
+    play_clicks(page, ["A21"])
+    page.press("ArrowLeft")
+    wait_idle(page, "document.body.dataset.moves === '1'")
+    play_clicks(page, ["*21"])
+    page.press("ArrowUp")
+    wait_idle(page, "document.querySelectorAll('#move-list li.played')[1].dataset.move === 'A21'")
+    assert check_agrees(page, server)["moves"] == [["black", "S21"], ["white", "A21"]]
+    page.press("ArrowDown")
+    wait_idle(page, "document.querySelectorAll('#move-list li.played')[1].dataset.move === '*21'")
+    assert check_agrees(page, server)["moves"] == [["black", "S21"], ["white", "*21"]]
+    # In a text box the keys are the box's own.
+    page.evaluate("document.getElementById('move-input').focus()")
+    page.press("ArrowUp")
+    wait_idle(page)
+    assert check_agrees(page, server)["moves"] == [["black", "S21"], ["white", "*21"]]

@@ -584,10 +584,18 @@ def test_a_match_with_the_swap_rule_tells_the_engines_and_records_the_rule(
 
     results = tmp_path / "swap.jsonl"
     code = main(["match", "--game", "hex", "--size", "2", "--rule", "swap=on", "--games", "2",
-                 "--black", random_player(1), "--white", random_player(9), "--results", str(results)])
+                 "--black", random_player(1), "--white", random_player(9), "--results", str(results),
+                 "--report", str(tmp_path / "swap.html")])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert out.splitlines()[0] == "hex, size 2, swap on, 2 games per pairing, clock: no clock"
+    # The report page says the rules too: written by match, and again by report from the results.
+    described = "<p>hex, size 2, swap on, 2 games per pairing, clock: no clock; 2 games played.</p>"
+    assert described in (tmp_path / "swap.html").read_text()
+    (tmp_path / "swap.html").unlink()
+    assert main(["report", str(results)]) == 0
+    capsys.readouterr()
+    assert described in (tmp_path / "swap.html").read_text()
     header, records = read_results(str(results))
     assert header is not None and header["settings"]["rules"] == {"swap": True}
     settings_back = MatchSettings.from_identity(header["settings"])

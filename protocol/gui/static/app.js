@@ -20,7 +20,8 @@ import * as records from "./records.js";
 import * as review from "./review.js"; // hook: the whole-game review
 import * as setup from "./setup.js";
 import { connect, deleteCurrent, goTo, promoteCurrent, tree } from "./tree.js";
-import { S, $, canPlayNow, choices, endedHere, engineSide, firstParts, joinParts, otherColour, positionKey, title } from "./state.js";
+import { S, $, canPlayNow, choices, endedHere, engineSide, firstParts, joinParts, otherColour, parseRules, positionKey,
+  rulesNow, title } from "./state.js";
 
 const ANALYSIS_INTERVAL = 40; // centiseconds between analysis reports
 
@@ -84,6 +85,7 @@ async function refresh() {
   partials.clear();
   S.legal = { black: black.ok ? splitWords(black.text) : [], white: white.ok ? splitWords(white.text) : [] };
   document.body.dataset.game = game.name;
+  if (newBoard) await readRules();
   if (!position.ok || !picture.ok) {
     // A game without a picture: say so, and draw nothing (never another game's board).
     S.position = null;
@@ -115,7 +117,10 @@ async function refresh() {
  * Not in set-up mode, where the session holds the set-up being edited. */
 function syncTree() {
   if (S.setup) return;
-  if (tree.game !== S.game.name || tree.size !== S.size) tree.reset(S.game.name, S.size);
+  if (tree.game !== S.game.name || tree.size !== S.size) {
+    tree.reset(S.game.name, S.size);
+    tree.rules = rulesNow();
+  }
   tree.follow(S.position.moves); // S.future: the moves forward steps through (tree.onChange)
   // play: a line other than the one that ended (a move played or shown off it): the game goes on
   if (S.ended && !tree.contains(tree.current, S.ended.node)) S.ended = null;
@@ -125,6 +130,7 @@ function syncTree() {
 function settings() {
   return { engine: S.engine, time: $("time-select").value, analysis: S.analysis.wanted,
     score: $("score-overlay").checked, ownership: $("ownership-toggle").checked,
+    options: S.options, // the game options chosen for the next new game
     review: review.settings(), // hook: the review's settings
     clock: Object.fromEntries(CLOCK_INPUTS.map((id) => [id, $(id).value])) }; // play: the time control
 }
@@ -141,6 +147,9 @@ function applySettings(kept) {
   $("analysis-toggle").checked = Boolean(kept.analysis);
   S.analysis.wanted = Boolean(kept.analysis);
   document.body.dataset.analysis = S.analysis.wanted ? "1" : "0";
+  if (kept.options && typeof kept.options === "object") {
+    S.options = Object.fromEntries(Object.entries(kept.options).filter(([, on]) => typeof on === "boolean"));
+  }
   review.applySettings(kept.review); // hook: the review's settings
   if (kept.clock) { // play: the time control (the clocks themselves start afresh: restore)
     for (const id of CLOCK_INPUTS) if (typeof kept.clock[id] === "string") $(id).value = kept.clock[id];
@@ -259,6 +268,7 @@ function end(ended) {
   S.targets = [];
   S.hint = null;
   render();
+  stopAnalysis(); // a running analysis stops with the game
 }
 
 /** A new game, a loaded record, a set-up played from, a reload: no result, the
@@ -386,7 +396,7 @@ async function onMoveSubmitted(event) {
 
 function startAnalysis() {
   const p = S.position;
-  if (!p || p.over || S.analysis.running || S.thinking || S.busy) return;
+  if (!p || p.over || endedHere() || S.analysis.running || S.thinking || S.busy) return;
   S.analysis.running = true;
   analysis.show();
   bridge.stream(`kata-analyze ${p.to_move} ${ANALYSIS_INTERVAL}`, { colour: p.to_move, key: positionKey(p) }, false)
@@ -406,7 +416,8 @@ function stopAnalysis() {
 
 function afterSettled() {
   if (S.busy || S.thinking) return;
-  if (S.analysis.wanted && !S.analysis.running && S.position && !S.position.over) startAnalysis();
+  // play: not where the game ended by resignation or on time (no move is awaited there)
+  if (S.analysis.wanted && !S.analysis.running && S.position && !S.position.over && !endedHere()) startAnalysis();
 }
 
 // -- the game controls -------------------------------------------------------------------
@@ -424,11 +435,38 @@ async function newGame(name, size) {
     if (name !== S.game.name) lines.push(`game ${name}`);
     lines.push(`boardsize ${size}`);
     await bridge.gtp(lines);
+    await applyOptions();
     tree.reset(name, size);
+    tree.rules = rulesNow();
     await freshClocks();
     await refresh();
   });
   maybeEngineMove();
+}
+
+/** The current game's options as the session has them (stargtp-rules). */
+async function readRules() {
+  const [answer] = await bridge.gtp(["stargtp-rules"], true);
+  S.rules = answer.ok ? parseRules(answer.text) : [];
+}
+
+/** A new game's empty board takes the options chosen for it (S.options;
+ * an option never chosen keeps the session's value). */
+async function applyOptions() {
+  await readRules();
+  const changes = S.rules.filter((rule) => rule.name in S.options && S.options[rule.name] !== rule.on);
+  if (!changes.length) return;
+  await bridge.gtp(changes.map((rule) => `stargtp-rules ${rule.name} ${S.options[rule.name] ? "on" : "off"}`));
+  await readRules();
+}
+
+/** A game option's checkbox: it applies from the next new game. */
+function onOption(event) {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || !input.dataset.option) return;
+  S.options[input.dataset.option] = input.checked;
+  keep();
+  panels.setStatus(`The ${input.dataset.option} rule will be ${input.checked ? "on" : "off"} from the next new game.`);
 }
 
 async function undo() {
@@ -462,6 +500,8 @@ function stepTarget(step) {
   if (step === "first") return tree.root;
   if (step === "back") return node.parent;
   if (step === "forward") return tree.next(node);
+  if (step === "up") return tree.sibling(node, -1); // the previous variation at this move
+  if (step === "down") return tree.sibling(node, 1); // the next one
   return tree.end(node);
 }
 
@@ -523,6 +563,11 @@ function bindControls() {
   $("engine-move").addEventListener("click", () => engineMove());
   $("move-now").addEventListener("click", () => bridge.interrupt());
   $("pass").addEventListener("click", () => { if (canPlayNow() && S.game.pass !== null) playMove(S.game.pass); });
+  $("other-moves").addEventListener("click", (event) => { // moves that are no point, such as a swap
+    const button = event.target instanceof Element ? event.target.closest("button[data-move]") : null;
+    if (button && canPlayNow()) playMove(button.dataset.move);
+  });
+  $("game-options").addEventListener("change", onOption);
   $("undo").addEventListener("click", undo);
   $("cancel").addEventListener("click", cancelMove);
   $("move-form").addEventListener("submit", onMoveSubmitted);
@@ -539,7 +584,7 @@ function bindControls() {
     else stopAnalysis();
     analysis.show();
   });
-  for (const step of ["first", "back", "forward", "last"]) {
+  for (const step of ["first", "back", "forward", "last", "up", "down"]) {
     $(`nav-${step}`).addEventListener("click", () => goTo(stepTarget(step)));
   }
   $("move-list").addEventListener("click", (event) => {
@@ -583,7 +628,7 @@ function bindControls() {
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const p = S.position;
     if (!p) return;
-    const steps = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    const steps = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last", ArrowUp: "up", ArrowDown: "down" };
     if (event.key in steps) {
       event.preventDefault();
       goTo(stepTarget(steps[event.key]));

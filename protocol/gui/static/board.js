@@ -32,6 +32,11 @@ function centre(name) {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+/** Whether the picture has a point of that name. */
+export function isPoint(name) {
+  return points.has(name);
+}
+
 /** Put the server's picture on the board (when it changed). */
 export function showPicture(text) {
   const root = board();

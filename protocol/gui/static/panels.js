@@ -2,8 +2,8 @@
 // score (stargtp-position's breakdown, whatever its fields), the move list
 // and which controls may be used now.
 
-import { highlightScoreItem } from "./board.js";
-import { S, $, canPlayNow, endedHere, engineSide, title } from "./state.js";
+import { highlightScoreItem, isPoint } from "./board.js";
+import { S, $, canPlayNow, endedHere, engineSide, otherMoves, title } from "./state.js";
 import { renderMoveList, updateTreeControls } from "./tree.js";
 
 function option(value, text) {
@@ -30,6 +30,50 @@ export function renderMenus() {
     sizes.replaceChildren(...S.game.sizes.map((n) => option(n, sizeText(S.game, n))));
   }
   sizes.value = String(S.size);
+  renderOptions();
+}
+
+/** A checkbox per option of the current game (stargtp-rules), for the next
+ * new game: the option chosen, else the session's value; hidden for a game without. */
+function renderOptions() {
+  const box = $("game-options");
+  const list = $("game-options-list");
+  box.hidden = !S.rules.length;
+  const names = S.rules.map((rule) => rule.name);
+  if ([...list.querySelectorAll("input")].map((input) => input.dataset.option).join(" ") !== names.join(" ")) {
+    list.replaceChildren(...names.map((name) => {
+      const label = document.createElement("label");
+      label.className = "check";
+      const input = document.createElement("input");
+      input.type = "checkbox";
+      input.dataset.option = name;
+      input.id = `option-${name}`;
+      label.append(input, ` The ${name} rule`);
+      return label;
+    }));
+  }
+  for (const rule of S.rules) {
+    $(`option-${rule.name}`).checked = rule.name in S.options ? S.options[rule.name] : rule.on;
+  }
+}
+
+/** A button per legal move of the side to move that is no point of the
+ * board and not the pass (such as a swap), enabled when a person may play. */
+function renderOtherMoves() {
+  const box = $("other-moves");
+  const moves = S.setup ? [] : otherMoves(isPoint);
+  if ([...box.children].map((b) => b.dataset.move).join(" ") !== moves.join(" ")) {
+    box.replaceChildren(...moves.map((move) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.move = move;
+      button.textContent = move;
+      button.title = `Play ${move}`;
+      return button;
+    }));
+  }
+  box.hidden = !moves.length;
+  for (const button of box.children) button.disabled = !canPlayNow();
 }
 
 export function sizeText(game, size) {
@@ -225,6 +269,7 @@ export function updateControls() {
   $("record-load").disabled = !ready && !(!p && idle);
   $("record-show").disabled = !records;
   $("cancel").hidden = !S.chosen.length;
+  renderOtherMoves();
   updateTreeControls(ready);
   $("board").classList.toggle("playable", canPlayNow());
 }

@@ -44,7 +44,10 @@ async function recordJSON(children) {
   // in the game's SGF colours, which the engine knows) when it ended the main line.
   const ended = S.ended && ["resign", "time"].includes(S.ended.reason) && tree.isMainLine(S.ended.node) ? S.ended : null;
   return {
-    game: header.game, size: header.size, komi: own.komi ?? header.komi, options: own.options || header.options || {},
+    // the options: a loaded record's own, else the ones the tree is played with (a swap in a
+    // variation needs the rule on though the line shown has none)
+    game: header.game, size: header.size, komi: own.komi ?? header.komi,
+    options: own.options || { ...(header.options || {}), ...(tree.rules || {}) },
     properties: { ...properties, ...tree.root.props },
     setup: tree.root.setup, children,
     ...(ended && { result: { winner: otherColour(ended.loser), by: ended.reason } }),
@@ -176,7 +179,8 @@ export function setupCommand(setup) {
 
 /** Bring the session to the tree's current node from scratch: a loaded
  * record's line through stargtp-sgf-write and stargtp-loadsgf-text (its komi
- * and options kept), else the game, the size, the set-up and the moves. */
+ * and options kept), else the game, the size, the options the tree is played
+ * with (stargtp-rules), the set-up and the moves. */
 export async function rebuildSession() {
   const line = tree.line(tree.current).slice(1);
   let chain = [];
@@ -191,6 +195,8 @@ export async function rebuildSession() {
     return;
   }
   const lines = [`game ${tree.game}`, `boardsize ${tree.size}`];
+  // The options the tree was played with, on the empty board (before a set-up, which fixes them).
+  for (const [name, on] of Object.entries(tree.rules || {})) lines.push(`stargtp-rules ${name} ${on ? "on" : "off"}`);
   if (tree.root.setup) lines.push(setupCommand(tree.root.setup));
   lines.push(...line.map((n) => `play ${n.colour} ${n.move}`));
   await session().gtp(lines);

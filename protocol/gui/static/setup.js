@@ -6,7 +6,7 @@
 // the server's reason. "Play from here" starts a new game tree whose root is
 // the set-up; Cancel brings back the game as it was.
 
-import { S, $, title } from "./state.js";
+import { S, $, rulesNow, title } from "./state.js";
 import { rebuildSession, setupCommand } from "./records.js";
 import { tree, session } from "./tree.js";
 
@@ -111,6 +111,7 @@ async function playFromHere() {
     }
     S.setup = null;
     tree.reset(S.game.name, S.size, setup);
+    tree.rules = rulesNow(); // the options it is played with (a set-up's cannot change)
     await session().fresh(); // play: no result, the clocks afresh
     await session().refresh();
     tree.changed(); // a set-up is work to keep

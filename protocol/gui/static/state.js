@@ -13,6 +13,8 @@ export const S = {
   legal: { black: [], white: [] }, // all_legal b / all_legal w
   future: [], // the moves "forward" steps through from the node shown, [colour, move] (tree.js)
   setup: null, // set-up mode: the set-up being edited (setup.js), else null
+  rules: [], // stargtp-rules: the current game's options as the session has them, [{name, on}]
+  options: {}, // the options the person chose for the next new game, by name (true: on)
   engine: "white", // the side the engine plays: black, white, none or both
   defaults: { playouts: "none", seconds: "none" },
   busy: 0, // commands in flight that change what is shown
@@ -47,6 +49,25 @@ export function endedHere() {
 
 export function engineSide(colour) {
   return S.engine === "both" || S.engine === colour;
+}
+
+/** `stargtp-rules`' answer (`NAME on|off` lines) as [{name, on}]. */
+export function parseRules(text) {
+  return text.split("\n").map((line) => line.trim().split(/\s+/)).filter((w) => w.length === 2)
+    .map(([name, value]) => ({ name, on: value === "on" }));
+}
+
+/** The session's options now, by name: {NAME: true|false}. */
+export function rulesNow() {
+  return Object.fromEntries(S.rules.map((r) => [r.name, r.on]));
+}
+
+/** The mover's legal moves that are neither a point of the board nor the
+ * game's pass (such as a swap): `isPoint(name)` says what the board has. */
+export function otherMoves(isPoint) {
+  const p = S.position;
+  if (!p || !S.game) return [];
+  return (S.legal[p.to_move] || []).filter((move) => move !== S.game.pass && !isPoint(moveParts(move)[0]));
 }
 
 /** Whether a person may play on the board now. */

@@ -40,6 +40,7 @@ export class GameTree {
     this.game = game;
     this.size = size;
     this.header = null; // {komi, options} of a loaded record
+    this.rules = null; // {NAME: true|false}: the game's options this tree is played with (stargtp-rules), or null
     this.root = makeNode(null, null, null);
     this.root.setup = setup;
     this.current = this.root;
@@ -145,6 +146,13 @@ export class GameTree {
     return out;
   }
 
+  /** The previous (`step` -1) or next (+1) variation at `node`: its sibling, or null. */
+  sibling(node, step) {
+    if (!node.parent) return null;
+    const siblings = node.parent.children;
+    return siblings[siblings.indexOf(node) + step] || null;
+  }
+
   /** The last node of the line through `node`. */
   end(node) {
     const after = this.future(node);
@@ -237,7 +245,7 @@ export class GameTree {
   /** What the page keeps in localStorage: the tree and where it is. */
   snapshot() {
     return {
-      game: this.game, size: this.size, header: this.header, setup: this.root.setup,
+      game: this.game, size: this.size, header: this.header, rules: this.rules, setup: this.root.setup,
       properties: copyProps(this.root.props), children: this.childrenJSON(this.root),
       current: this.path(this.current), tip: this.path(this.tip), dirty: this.dirty,
     };
@@ -248,6 +256,7 @@ export class GameTree {
     this.load({ game: data.game, size: data.size, komi: null, options: {}, properties: data.properties,
       setup: data.setup, children: data.children });
     this.header = data.header || null;
+    this.rules = data.rules || null;
     this.tip = this.at(data.tip);
     this.current = this.at(data.current);
     if (!this.contains(this.current, this.tip)) this.tip = this.current;
@@ -314,6 +323,10 @@ export function updateTreeControls(ready) {
   if (!promote || !remove) return;
   promote.disabled = !ready || tree.isMainLine(tree.current);
   remove.disabled = !ready || !tree.current.parent;
+  for (const [id, step] of [["nav-up", -1], ["nav-down", 1]]) {
+    const button = document.getElementById(id);
+    if (button) button.disabled = !ready || !tree.sibling(tree.current, step);
+  }
 }
 
 /** Delete the current node and what follows it; the board goes to the move before. */
