@@ -32,6 +32,11 @@ fill, at random, so that each side keeps its share.
 completes a bridge the opponent's last move intruded into, and the cells next
 to that move, get virtual AMAF wins in a new tree node.
 
+**The batch** (:func:`batch_playouts`, the search's ``playouts`` hook): k
+playouts of one position in one integer, each board in a field with a spare
+row (:class:`Pack`), so that one fill draw, one bridge search and one flood
+per goal edge serve all k boards.
+
 The AMAF owner masks are the cells each colour holds on the full board.
 tests/test_connection_playout.py checks the winner and the bridge code against
 slow references over neighbour lists. This module is the search's: the rules

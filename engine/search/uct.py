@@ -26,6 +26,10 @@ playout itself is ~65 us on the 10-ring board):
   rescores only its ``candidates`` best children of the last full rescore.
   ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
   it against a plain reference implementation).
+* **Leaf batches.** With ``leaf_playouts`` k an iteration evaluates its
+  leaf with k playouts (the game's batched kernel, ``TreeHooks.playouts``,
+  when it has one) and the path's nodes add the batch's sums once, so the
+  tree's work is paid once per k playouts.
 
 >>> from stargtp.engine.star import Position
 >>> player = UctPlayer(seed=1, playouts="200")
