@@ -124,6 +124,23 @@ def test_one_playout_a_leaf_is_the_search_of_before_bit_for_bit(game, size, rave
     assert hashlib.sha256(repr(sorted(result.root.items())).encode()).hexdigest()[:16] == digest
 
 
+def test_ownership_counts_every_board_of_a_batch():
+    """Ownership analysis samples each playout of a batch: the shares have
+    all 301 playouts behind them, a black stone is black's in every one, a
+    white stone in none, and an empty cell's count is a whole number of
+    those playouts."""
+    position = new_position("hex", 5)
+    for label in ("c3", "b2"):
+        position.play(position.parse_move(label))
+    player = make_player("uct", seed=4, leaf_playouts="8", ownership="on")
+    result = player.genmove(position, Limits(playouts=301))
+    assert result.playouts == player.tree.owner_samples == 301
+    shares = dict(result.ownership)
+    assert shares[position.parse_move("c3")] == 1.0 and shares[position.parse_move("b2")] == 0.0
+    assert all(abs(share * 301 - round(share * 301)) < 1e-9 for share in shares.values())
+    assert 0.0 < shares[position.parse_move("a1")] < 1.0
+
+
 def test_a_playout_limit_counts_the_playouts_of_every_batch():
     result = make_player("uct", seed=1, leaf_playouts="8").genmove(Position(4), Limits(playouts=123))
     assert result.playouts == 123  # 15 batches of 8, then one of 3
