@@ -46,9 +46,9 @@ def move_playouts(size: int) -> int:
 LEAF_PLAYOUTS = 8
 """The UCT search evaluates a leaf with a batch of 8 playouts (the batched
 kernel, ``batch_playouts``): about 3x the tree playouts per second of one a
-leaf on Y side 13 and Hex 11x11, 40% of the games at equal playouts (within
-the interval) and 75% at equal time on Y side 13 (docs/search.md,
-"Choosing ``leaf_playouts``")."""
+leaf on Y side 13 and Hex 11x11; against one a leaf, within the interval at
+equal playouts (Y side 13: 40%, Hex 11x11: 53%) and 77% at equal time on
+both (docs/search.md, "Choosing ``leaf_playouts``")."""
 
 
 SWAP_OFF_BY_DEFAULT = False
