@@ -124,6 +124,10 @@ class TreeHooks:
     playouts, half_wins), ...)``, virtual AMAF playouts of the side to move
     for the moves whose bits are in each mask, added once when the node is
     made (progressive bias that real AMAF statistics soon outweigh)."""
+    playouts: Callable[[Any, random.Random, float, int], list[tuple[int | None, int, int]]] | None = None
+    """``(position, rng, komi, k) -> k results`` of the same kind as ``playout`` (winner, black_mask, white_mask; the masks
+    in the same single-board bit layout that ``amaf_index`` uses), k independent playouts of the same distribution as
+    ``playout``, done together (a batched kernel). None: the search calls ``playout`` k times."""
 
 
 def plain_tree_hooks(playout_winner: Callable[[Any, random.Random, float], int | None]) -> TreeHooks:
@@ -363,6 +367,10 @@ class Game:
     real searches give the side to move less than this (docs/protocol.md,
     docs/search.md); None: this game never resigns a game that goes on
     (*Star passes and is scored, the Amazons play to the end)."""
+    leaf_playouts: int = 1
+    """The UCT search's playouts a leaf when its ``leaf_playouts``
+    parameter is ``game`` (the default): how many playouts evaluate each
+    leaf together, chosen per game by measurement (docs/search.md)."""
 
     setup_rules: SetupRules | None = None
     """The pieces a set-up places and the points' names (``stargtp-setup``);

@@ -2,9 +2,11 @@
 bit-mask playout of engine/connection/playout.py against a plain baseline
 (list, shuffle, union-find), run side by side and alternating so that both
 see the same machine load. Prints medians of several runs and the ratio;
-also the tree search's playout (with the bridge-save reply) for reference.
+also the tree search's playout (with the bridge-save reply) for reference,
+and that playout batched (``batch_playouts``, ``--batch`` boards packed in
+one integer, playouts counted).
 
-    python examples/bench_hex_playout.py [--runs 5] [--seconds 1.0] [--boards hex:11 y:13]
+    python examples/bench_hex_playout.py [--runs 5] [--seconds 1.0] [--batch 16] [--boards hex:11 y:13]
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import random
 import statistics
 import time
 
-from stargtp.engine.connection.playout import bridge_playout, random_fill
+from stargtp.engine.connection.playout import batch_playouts, bridge_playout, random_fill
 from stargtp.engine.games import new_position
 
 
@@ -62,14 +64,14 @@ class BaselinePlayout:
         raise AssertionError("a full board has a winner")
 
 
-def rate(play, seconds: float) -> float:
+def rate(play, seconds: float, per_call: int = 1) -> float:
     count = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         for _ in range(50):
             play()
-        count += 50
+        count += 50 * per_call
         now = time.perf_counter()
         if now >= deadline:
             return count / (now - start)
@@ -81,22 +83,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--boards", nargs="+", default=["hex:11", "y:13"],
                         help="GAME:SIZE items (default hex:11 y:13)")
+    parser.add_argument("--batch", type=int, default=16, help="boards a batched call plays (default 16)")
     args = parser.parse_args()
     print(f"{'board':>7} {'fast/s':>9} {'bridges/s':>10} {'baseline/s':>11} {'ratio':>6}"
-          f"   (median of {args.runs} runs, empty board)")
+          f" {'batched/s':>10} {'/bridges':>8}   (median of {args.runs} runs, empty board)")
     for item in args.boards:
         game, _, size = item.partition(":")
         position = new_position(game, int(size))
         baseline = BaselinePlayout(position.geometry)
         rng = random.Random(1)
-        fast_rates, bridge_rates, base_rates = [], [], []
+        fast_rates, bridge_rates, base_rates, batch_rates = [], [], [], []
         for _ in range(args.runs):
             fast_rates.append(rate(lambda: random_fill(position, rng), args.seconds))
             bridge_rates.append(rate(lambda: bridge_playout(position, rng), args.seconds))
             base_rates.append(rate(lambda: baseline.run(position, rng), args.seconds))
+            batch_rates.append(rate(lambda: batch_playouts(position, rng, args.batch), args.seconds,
+                                    args.batch))
         fast, bridges = statistics.median(fast_rates), statistics.median(bridge_rates)
-        base = statistics.median(base_rates)
-        print(f"{item:>7} {fast:>9.0f} {bridges:>10.0f} {base:>11.0f} {fast / base:>6.2f}", flush=True)
+        base, batched = statistics.median(base_rates), statistics.median(batch_rates)
+        print(f"{item:>7} {fast:>9.0f} {bridges:>10.0f} {base:>11.0f} {fast / base:>6.2f}"
+              f" {batched:>10.0f} {batched / bridges:>8.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -236,3 +236,158 @@ def test_the_benchmarks_union_find_baseline_names_the_reference_winner(cls, size
             board[cell] = colour
             colour = 3 - colour
         assert winner == reference_winner(position.geometry, board)
+
+
+# -- the batched playout: K boards in one integer -----------------------------------------
+
+PACK_COUNTS = (1, 2, 3, 8)
+
+
+def random_contents(geo, rng: random.Random) -> tuple[int, int]:
+    """Random black and white masks, each cell black, white or empty."""
+    black = white = 0
+    for bit in geo.bit_of[:geo.cell_count]:
+        pick = rng.random()
+        if pick < 0.3:
+            black |= bit
+        elif pick < 0.6:
+            white |= bit
+    return black, white
+
+
+@pytest.mark.parametrize("bridges", [False, True], ids=["fill", "bridges"])
+@pytest.mark.parametrize("cls,size", BOARDS, ids=IDS)
+def test_batch_playouts_fill_every_board_with_exact_shares_and_name_each_winner(cls, size, bridges):
+    """Each board of every batch: a full board holding the position's stones,
+    the side to move's share of the empty cells exactly ``(n + 1) // 2``,
+    and the slow reference's winner; over random positions and batch sizes,
+    so that boards sit at every place in the pack."""
+    rng = random.Random(size * 29 + bridges + len(cls.game))
+    for trial in range(60):
+        position = random_position(cls, size, rng, rng.randint(0, size * size // 2))
+        geo = position.geometry
+        count = PACK_COUNTS[trial % len(PACK_COUNTS)]
+        results = fast.batch_playouts(position, rng, count, bridges)
+        assert len(results) == count
+        if position.won is not None:
+            assert results == [(position.won, position.black_bits, position.white_bits)] * count
+            continue
+        empty = geo.cell_count - len(position.history)
+        own_before = position.black_bits if position.to_move == BLACK else position.white_bits
+        their_before = position.white_bits if position.to_move == BLACK else position.black_bits
+        for winner, black, white in results:
+            board = board_of(geo, black, white)
+            assert EMPTY not in board
+            assert black & position.black_bits == position.black_bits
+            assert white & position.white_bits == position.white_bits
+            mine = black if position.to_move == BLACK else white
+            theirs = white if position.to_move == BLACK else black
+            assert ((mine & ~own_before).bit_count(), (theirs & ~their_before).bit_count()) == \
+                ((empty + 1) // 2, empty // 2)
+            assert winner == reference_winner(geo, board)
+
+
+@pytest.mark.parametrize("cls,size", BOARDS, ids=IDS)
+def test_packed_winner_and_broken_bridges_equal_each_boards_own(cls, size):
+    """On packs of different random boards: the packed flood names, field by
+    field, the winner ``full_board_winner`` names for that board alone, and
+    the packed bridge search finds, field by field, what ``_broken_bridges``
+    finds on that board with that field's random choice bits."""
+    geo = cls(size).geometry
+    k = fast.kit(geo)
+    rng = random.Random(size * 31 + len(cls.game))
+    for trial in range(40):
+        count = PACK_COUNTS[trial % len(PACK_COUNTS)]
+        p = fast.pack(geo, count)
+        fulls = [geo.mask_of(rng.sample(range(geo.cell_count), rng.randint(0, geo.cell_count)))
+                 for _ in range(count)]
+        won = p.split(p.black_connects(p.join(fulls)))
+        for black, reach in zip(fulls, won):
+            expected = fast.full_board_winner(black, geo.all_bits & ~black, geo)
+            assert (BLACK if reach else WHITE) == expected
+        boards = [random_contents(geo, rng) for _ in range(count)]
+        stones = [black for black, _ in boards]
+        empties = [geo.all_bits & ~(black | white) for black, white in boards]
+        taken = [rng.getrandbits(k.width) & e for e in empties]
+        choice = rng.getrandbits(p.width)
+        saves, carriers = fast._broken_bridges(p.join(stones), p.join(empties), p.join(taken),
+                                               k.bridges, choice)
+        expected = [fast._broken_bridges(s, e, t, k.bridges, c)
+                    for s, e, t, c in zip(stones, empties, taken, p.split(choice))]
+        assert list(zip(p.split(saves), p.split(carriers))) == expected
+        assert saves & ~p.cells == 0 and carriers & ~p.cells == 0
+
+
+@pytest.mark.parametrize("cls,size", BOARDS, ids=IDS)
+def test_packed_bridge_saves_mend_every_board_and_keep_the_shares(cls, size):
+    """``_save_packed`` on a pack of different fills of one position: each
+    board keeps black's share, changes only empty cells, and (when white's
+    fill had the cells to give) no bridge of white's keeps both carriers
+    black, as ``save_bridges`` does for one board."""
+    geo = cls(size).geometry
+    k = fast.kit(geo)
+    rng = random.Random(size * 37 + len(cls.game))
+    for trial in range(40):
+        count = PACK_COUNTS[trial % len(PACK_COUNTS)]
+        p = fast.pack(geo, count)
+        black, white = random_contents(geo, rng)
+        empty = geo.all_bits & ~(black | white)
+        fills = [fast.random_subset(empty, empty.bit_count() // 2, k.cell_bits, k.width, rng)
+                 for _ in range(count)]
+        mended = p.split(fast._save_packed(black, white, p.spread(empty), p.join(fills), p, rng))
+        bridges = reference_bridges(geo, set(geo.cells_of(white)), set(geo.cells_of(empty)))
+        for fill, after in zip(fills, mended):
+            assert after & ~empty == 0
+            assert after.bit_count() == fill.bit_count()
+            if (empty ^ fill).bit_count() >= len(bridges):
+                for bridge in bridges:
+                    assert not all(geo.bit_of[c] & after for c in bridge[2:]), bridge
+
+
+def test_batch_playouts_are_determined_by_the_seed():
+    position = YPosition(9)
+    for label in ("e5", "c3", "d7", "b4"):
+        position.play(position.parse_move(label))
+    runs = [fast.batch_playouts(position, random.Random(5), 8) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) == 8  # eight different boards
+    assert fast.batch_playouts(position, random.Random(6), 8) != runs[0]
+
+
+@pytest.mark.parametrize("cls,size,labels", [
+    (HexPosition, 5, ("b2", "e1", "c3", "a5")),  # black's bridge b2-c3 over c2 and b3
+    (YPosition, 7, ("c4", "a1", "d6", "g7", "b6", "e7")),  # black's bridges c4-d6, c4-b6
+], ids=["hex5", "y7"])
+def test_batch_playouts_have_the_single_playouts_distribution(cls, size, labels):
+    """Over 4000 playouts each, the batched kernel and the one-board bridge
+    playout give black each cell, and the win, equally often (within 0.05;
+    the difference of two binomial shares has a standard deviation under
+    0.012 here). Without the bridge reply a carrier's share moves by more
+    than 0.1 on these positions, so the check sees the reply."""
+    position = cls(size)
+    for label in labels:
+        position.play(position.parse_move(label))
+    geo = position.geometry
+    runs = 4000
+
+    def shares(results) -> list[float]:
+        cells = [0] * geo.cell_count
+        wins = 0
+        for winner, black, _ in results:
+            wins += winner == BLACK
+            for cell in geo.cells_of(black):
+                cells[cell] += 1
+        return [wins / runs] + [c / runs for c in cells]
+
+    rng = random.Random(41)
+    single = shares([fast.bridge_playout(position, rng) for _ in range(runs)])
+    batched = shares([r for _ in range(runs // 8) for r in fast.batch_playouts(position, rng, 8)])
+    assert max(abs(a - b) for a, b in zip(single, batched)) < 0.05
+
+
+def test_the_tree_hooks_offer_the_batched_kernel():
+    position = HexPosition(6)
+    position.play(position.parse_move("c3"))
+    hooks = position.rules.tree_hooks(position)
+    assert hooks.playouts(position, random.Random(2), 0.0, 5) == \
+        fast.batch_playouts(position, random.Random(2), 5)

@@ -4,12 +4,14 @@ results."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 
 import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.games import new_position
 from stargtp.engine.players import PLAYERS, make_player
 from stargtp.engine.search import Limits, SearchResult
 from stargtp.engine.search.base import Budget
@@ -21,11 +23,12 @@ from tests.uct_reference import ReferenceNode, reference_search
 
 
 def fast_tree(position, iterations: int, seed: int, *, rave: bool, exploration: float,
-              expand: int, rescore: int = 1, rescore_share: float = 0.0) -> Tree:
+              expand: int, rescore: int = 1, rescore_share: float = 0.0,
+              leaf_playouts: int = 1) -> Tree:
     tree = Tree(Node(position.to_move), position.rules.tree_hooks(position), random.Random(seed))
     config = UctConfig(rave=rave, exploration=exploration, rave_equiv=1000.0, expand=expand,
                        rescore=rescore, candidates=3, rescore_share=rescore_share,
-                       max_nodes=10**6, komi=0.0)
+                       max_nodes=10**6, komi=0.0, leaf_playouts=leaf_playouts)
     tree.search(position, Budget(Limits(playouts=iterations), 0, lambda: False), config)
     return tree
 
@@ -68,6 +71,93 @@ def test_fast_tree_matches_the_reference(rave, exploration, expand):
     nodes = assert_same_tree(tree.root, reference, tree)
     assert nodes == tree.node_count > 20  # the comparison reached deep into the tree
     assert tree.root.visits == 300
+
+
+@pytest.mark.parametrize("game, size, moves", [("star", 4, (7, 30, 12)), ("y", 6, (3, 10)),
+                                               ("hex", 5, (12,))])
+@pytest.mark.parametrize("rave, exploration, expand, leaf_playouts", [
+    (True, 0.0, 1, 3), (True, 0.0, 2, 8), (False, 0.7, 1, 4), (False, 1.0, 0, 5),
+])
+def test_a_batch_of_playouts_a_leaf_matches_the_reference(game, size, moves, rave, exploration,
+                                                         expand, leaf_playouts):
+    """With ``leaf_playouts`` k the fast tree adds the batch's sums once per
+    node; the reference counts the same k playouts one at a time: every
+    count agrees (*Star calls ``playout`` k times, Hex and Y their batched
+    kernel), and the last batch is cut to the playout limit (301 = 3 * 100
+    + 1 = 8 * 37 + 5 ...)."""
+    position = new_position(game, size)
+    for move in moves:
+        position.play(move)
+    tree = fast_tree(position, 301, seed=13, rave=rave, exploration=exploration, expand=expand,
+                     leaf_playouts=leaf_playouts)
+    reference = reference_search(position, 301, random.Random(13), rave=rave,
+                                 exploration=exploration, expand=expand,
+                                 leaf_playouts=leaf_playouts)
+    nodes = assert_same_tree(tree.root, reference, tree)
+    assert nodes == tree.node_count > 5
+    assert tree.root.visits == 301
+
+
+# Recorded with the search before leaf batches (d67567e): the first four moves of
+# a seeded game, 700 playouts a move, and a digest of the last search's root statistics.
+ONE_PLAYOUT_A_LEAF = [
+    ("star", 4, "on", ["A43", "R41", "S41", "A41"], "55136f1a88e66f60"),
+    ("star", 4, "off", ["T10", "*43", "A40", "T40"], "20a412c0eeaf3ed4"),
+    ("y", 7, "on", ["c6", "c4", "d5", "b5"], "a852de1d9d7d974a"),
+    ("y", 7, "off", ["d6", "c6", "b4", "d7"], "1525caf81100aa4c"),
+    ("hex", 6, "on", ["d3", "d2", "e2", "d4"], "80492f4404489383"),
+    ("hex", 6, "off", ["e5", "c4", "e2", "e3"], "3140d9181bcd2eef"),
+]
+
+
+@pytest.mark.parametrize("game, size, rave, moves, digest", ONE_PLAYOUT_A_LEAF,
+                         ids=[f"{g}{s}-rave-{r}" for g, s, r, _, _ in ONE_PLAYOUT_A_LEAF])
+def test_one_playout_a_leaf_is_the_search_of_before_bit_for_bit(game, size, rave, moves, digest):
+    player = make_player("uct", seed=5, rave=rave, leaf_playouts="1")
+    position = new_position(game, size)
+    played = []
+    for _ in range(4):
+        result = player.genmove(position, Limits(playouts=700))
+        played.append(position.format_move(result.move))
+        position.play(result.move)
+    assert played == moves
+    assert hashlib.sha256(repr(sorted(result.root.items())).encode()).hexdigest()[:16] == digest
+
+
+def test_ownership_counts_every_board_of_a_batch():
+    """Ownership analysis samples each playout of a batch: the shares have
+    all 301 playouts behind them, a black stone is black's in every one, a
+    white stone in none, and an empty cell's count is a whole number of
+    those playouts."""
+    position = new_position("hex", 5)
+    for label in ("c3", "b2"):
+        position.play(position.parse_move(label))
+    player = make_player("uct", seed=4, leaf_playouts="8", ownership="on")
+    result = player.genmove(position, Limits(playouts=301))
+    assert result.playouts == player.tree.owner_samples == 301
+    shares = dict(result.ownership)
+    assert shares[position.parse_move("c3")] == 1.0 and shares[position.parse_move("b2")] == 0.0
+    assert all(abs(share * 301 - round(share * 301)) < 1e-9 for share in shares.values())
+    assert 0.0 < shares[position.parse_move("a1")] < 1.0
+
+
+def test_a_playout_limit_counts_the_playouts_of_every_batch():
+    result = make_player("uct", seed=1, leaf_playouts="8").genmove(Position(4), Limits(playouts=123))
+    assert result.playouts == 123  # 15 batches of 8, then one of 3
+    assert sum(v for v, _ in result.root.values()) == 123
+
+
+@pytest.mark.parametrize("game, size", [("star", 4), ("y", 6), ("hex", 5)])
+def test_leaf_playouts_game_is_the_games_own_count(game, size):
+    """The default ``leaf_playouts`` is ``game``: the descriptor's
+    ``leaf_playouts``, the same search as that count given explicitly."""
+    position = new_position(game, size)
+    default = make_player("uct", seed=3)
+    assert default.params()["leaf_playouts"] == "game"
+    explicit = make_player("uct", seed=3, leaf_playouts=str(position.rules.leaf_playouts))
+    results = [player.genmove(position, Limits(playouts=250)) for player in (default, explicit)]
+    assert results[0].root == results[1].root and results[0].move == results[1].move
+    assert results[0].playouts == 250
 
 
 def test_a_game_end_inside_the_tree_is_scored_not_expanded():
@@ -305,6 +395,7 @@ def test_parameters_from_text():
     assert set(params) == set(UctPlayer.PARAMS)
     for name, value in [("nonsense", "1"), ("rave", "maybe"), ("expand", "-1"),
                         ("rescore", "0"), ("candidates", "0"), ("rave_equiv", "0"),
+                        ("leaf_playouts", "0"), ("leaf_playouts", "many"),
                         ("exploration", "high")]:
         with pytest.raises(ValueError):
             player.set_param(name, value)

@@ -1,7 +1,8 @@
 """A slow, obviously-correct UCT-RAVE, for the tests only.
 
 It does what :mod:`stargtp.engine.search.uct` does with ``rescore=1`` (every child
-rescored at every visit), the plain way: per-move statistics in dicts, AMAF
+rescored at every visit), the plain way (a leaf evaluated by a batch of
+``leaf_playouts`` playouts counted one by one): per-move statistics in dicts, AMAF
 updated cell by cell from the playout's final owners, a full ``max`` at every
 selection. It draws random numbers in the same order as the fast search, so
 with the same seed both must build the same tree, count for count.
@@ -36,7 +37,7 @@ class ReferenceNode:
 
 def reference_search(position, iterations: int, rng: random.Random, *, rave: bool,
                      exploration: float, rave_equiv: float = 1000.0, expand: int = 2,
-                     komi: float = 0.0) -> ReferenceNode:
+                     komi: float = 0.0, leaf_playouts: int = 1) -> ReferenceNode:
     hooks = position.rules.tree_hooks(position)
     board = position.copy()
     root = ReferenceNode(position.to_move)
@@ -86,7 +87,8 @@ def reference_search(position, iterations: int, rng: random.Random, *, rave: boo
         return max(range(len(node.moves)), key=lambda slot: (value(node, slot), slot))
 
     initialise(root)
-    for _ in range(iterations):
+    done = 0  # playouts: ``leaf_playouts`` a leaf, the last batch cut to the count
+    while done < iterations:
         node = root
         path = []
         played = 0
@@ -109,19 +111,27 @@ def reference_search(position, iterations: int, rng: random.Random, *, rave: boo
                     path.append((child, None))
                 break
             node = child
-        winner, black, white = hooks.playout(board, rng, komi)
-        for node, move in path:
-            mover = node.to_move
-            node.visits += 1
-            if rave:
-                owned = black if mover == BLACK else white
-                for bit in range(hooks.amaf_width):
-                    if owned >> bit & 1:
-                        node.amaf_visits[bit] += 1
-                        node.amaf_half_wins[bit] += 2 if winner == mover else 1 if winner is None else 0
-            if move is not None:
-                node.visits_of[move] += 1
-                node.wins_of[move] += 1.0 if winner == mover else 0.5 if winner is None else 0.0
+        size = min(leaf_playouts, iterations - done)
+        if size == 1:
+            results = [hooks.playout(board, rng, komi)]
+        elif hooks.playouts is not None:
+            results = hooks.playouts(board, rng, komi, size)
+        else:
+            results = [hooks.playout(board, rng, komi) for _ in range(size)]
+        done += size
+        for winner, black, white in results:  # every playout of the batch, one at a time
+            for node, move in path:
+                mover = node.to_move
+                node.visits += 1
+                if rave:
+                    owned = black if mover == BLACK else white
+                    for bit in range(hooks.amaf_width):
+                        if owned >> bit & 1:
+                            node.amaf_visits[bit] += 1
+                            node.amaf_half_wins[bit] += 2 if winner == mover else 1 if winner is None else 0
+                if move is not None:
+                    node.visits_of[move] += 1
+                    node.wins_of[move] += 1.0 if winner == mover else 0.5 if winner is None else 0.0
         for _ in range(played):
             board.undo()
     return root

@@ -43,6 +43,14 @@ def move_playouts(size: int) -> int:
     return 3000
 
 
+LEAF_PLAYOUTS = 8
+"""The UCT search evaluates a leaf with a batch of 8 playouts (the batched
+kernel, ``batch_playouts``): about 3x the tree playouts per second of one a
+leaf on Y side 13 and Hex 11x11; against one a leaf, within the interval at
+equal playouts (Y side 13: 40%, Hex 11x11: 53%) and 77% at equal time on
+both (docs/search.md, "Choosing ``leaf_playouts``")."""
+
+
 SWAP_OFF_BY_DEFAULT = False
 
 
@@ -82,6 +90,7 @@ def connection_game(*, position: type, **fields: Any) -> Game:
         analysis=ownership_analysis,
         ended_by="connection",
         resign_below=RESIGN_BELOW,
+        leaf_playouts=LEAF_PLAYOUTS,
         setup_rules=SETUP,
     )
     shared.update(fields)

@@ -32,6 +32,11 @@ fill, at random, so that each side keeps its share.
 completes a bridge the opponent's last move intruded into, and the cells next
 to that move, get virtual AMAF wins in a new tree node.
 
+**The batch** (:func:`batch_playouts`, the search's ``playouts`` hook): k
+playouts of one position in one integer, each board in a field with a spare
+row (:class:`Pack`), so that one fill draw, one bridge search and one flood
+per goal edge serve all k boards.
+
 The AMAF owner masks are the cells each colour holds on the full board.
 tests/test_connection_playout.py checks the winner and the bridge code against
 slow references over neighbour lists. This module is the search's: the rules
@@ -86,6 +91,15 @@ def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
     else:
         chosen = rng.getrandbits(width) & mask
         have = chosen.bit_count()
+    return settle(chosen, have, mask, count, cell_bits, rng)
+
+
+def settle(chosen: int, have: int, mask: int, count: int, cell_bits: tuple[int, ...],
+           rng: random.Random) -> int:
+    """``chosen`` (``have`` of the set bits of ``mask``) with cells drawn
+    uniformly from ``cell_bits`` dropped or added until it holds ``count``:
+    the second half of :func:`random_subset`, which the batched fill
+    (:func:`batch_playouts`) also calls, one board at a time."""
     while have > count:
         for low in rng.choices(cell_bits, k=2 * (have - count) + 2):
             if chosen & low:
@@ -201,23 +215,31 @@ def save_bridges(black: int, white: int, empty: int, black_fill: int, k: Kit,
     taken from the owner's fill outside its bridges' carriers when there are
     enough such cells, else anywhere in its fill."""
     shifts = k.bridges
-    cell_bits = k.cell_bits
     for own_stones, side in ((black, BLACK), (white, WHITE)):
         own_fill = black_fill if side == BLACK else empty ^ black_fill
         saves, carriers = _broken_bridges(own_stones, empty, empty & ~own_fill, shifts,
                                           rng.getrandbits(k.width))
         if not saves:
             continue
-        count = saves.bit_count()
-        pool = own_fill & ~carriers
-        if pool.bit_count() < count:
-            pool = own_fill
-            if pool.bit_count() < count:
-                continue
-        given = random_subset(pool, count, cell_bits, k.width, rng)
-        own_fill = (own_fill | saves) & ~given
+        own_fill = mend(own_fill, saves, carriers, k, rng)
         black_fill = own_fill if side == BLACK else empty ^ own_fill
     return black_fill
+
+
+def mend(own_fill: int, saves: int, carriers: int, k: Kit, rng: random.Random) -> int:
+    """One side's fill of one board after it takes back its ``saves`` (the
+    carriers of its broken bridges, :func:`_broken_bridges`) and gives the
+    opponent as many cells of its fill in exchange, at random: from outside
+    its bridges' ``carriers`` when there are enough such cells, else
+    anywhere in its fill (unchanged when even that is too few)."""
+    count = saves.bit_count()
+    pool = own_fill & ~carriers
+    if pool.bit_count() < count:
+        pool = own_fill
+        if pool.bit_count() < count:
+            return own_fill
+    given = random_subset(pool, count, k.cell_bits, k.width, rng)
+    return (own_fill | saves) & ~given
 
 
 def _fill(position, rng: random.Random, k: Kit, bridges: bool) -> tuple[int, int, int]:
@@ -245,6 +267,136 @@ def bridge_playout(position, rng: random.Random) -> tuple[int, int, int]:
     """:func:`random_fill` with the bridge-save reply (:func:`save_bridges`)
     for the bridges of the stones already placed: the tree search's playout."""
     return _fill(position, rng, kit(position.geometry), True)
+
+
+class Pack:
+    """``count`` boards of one geometry side by side in one integer: board
+    ``j`` is the board's bit layout shifted up by ``j * field``. A field is
+    the layout plus one spare row (``stride`` bits), so a neighbour shift
+    (at most ``stride + 1``) out of a board's top or bottom row lands in a
+    spare row or a spare column, never on a cell of the next board: every
+    mask is cut back to cells, and a flood, a bridge or a shift then serves
+    all the boards at once (tests/test_connection_playout.py checks each
+    packed step against the one-board function for every place in the pack)."""
+
+    __slots__ = ("kit", "count", "field", "width", "offsets", "repeat", "cells", "goals")
+
+    def __init__(self, k: Kit, count: int) -> None:
+        geo = k.geometry
+        self.kit = k
+        self.count = count
+        self.field = geo.bits + geo.stride
+        self.width = self.field * count
+        self.offsets = tuple(j * self.field for j in range(count))
+        self.repeat = sum(1 << offset for offset in self.offsets)
+        """Multiplying a one-board mask by this copies it into every field."""
+        self.cells = geo.all_bits * self.repeat
+        self.goals = tuple(geo.edge_bits[edge] * self.repeat for edge in geo.goals[BLACK])
+        """Black's goal edges, in every field."""
+
+    def spread(self, mask: int) -> int:
+        """One board's ``mask`` in every field."""
+        return mask * self.repeat
+
+    def split(self, packed: int) -> list[int]:
+        """The one-board masks of the fields of ``packed`` (cells only)."""
+        cells = self.kit.all_bits
+        return [packed >> offset & cells for offset in self.offsets]
+
+    def join(self, masks) -> int:
+        """The packed integer of one one-board mask per field."""
+        packed = 0
+        for mask, offset in zip(masks, self.offsets):
+            packed |= mask << offset
+        return packed
+
+    def black_connects(self, black: int) -> int:
+        """The cells, field by field, of black groups that join black's goal
+        edges (nonzero in a field: black has won that full board). Flooding
+        from the first edge through black's cells keeps the groups touching
+        it; flooding again from the next edge inside those keeps the groups
+        touching both, and so on; the last edge's cells of what is left are
+        the winning groups' (Hex: one flood, Y: two)."""
+        flood = self.kit.flood
+        *firsts, last = self.goals
+        region = black
+        for edge in firsts:
+            region = flood(region & edge, region)
+        return region & last
+
+
+@lru_cache(maxsize=None)
+def pack(geo: Board, count: int) -> Pack:
+    """The :class:`Pack` of ``count`` boards of ``geo``."""
+    return Pack(kit(geo), count)
+
+
+def batch_playouts(position, rng: random.Random, count: int,
+                   bridges: bool = True) -> list[tuple[int, int, int]]:
+    """``count`` independent playouts of ``position`` done together, each
+    of the same distribution as :func:`bridge_playout` (``bridges`` False:
+    :func:`random_fill`): ``[(winner, black_mask, white_mask), ...]`` in the
+    one-board layout. The fill's random bits for all boards come from one
+    draw and each board's count is then made exact (:func:`settle`, a board
+    at a time; a small fill samples its cells as :func:`random_subset`
+    does); the broken bridges of every board are found at once and mended
+    board by board (:func:`mend`); one packed flood per goal edge but the
+    last names every board's winner."""
+    black, white = position.black_bits, position.white_bits
+    if position.won is not None:
+        return [(position.won, black, white)] * count
+    k = kit(position.geometry)
+    p = pack(position.geometry, count)
+    all_bits, cell_bits = k.all_bits, k.cell_bits
+    empty = all_bits & ~(black | white)
+    total = empty.bit_count()
+    share = (total + 1) // 2
+    if total <= SMALL_FILL:
+        mine = [random_subset(empty, share, cell_bits, k.width, rng) for _ in range(count)]
+    else:
+        drawn = rng.getrandbits(p.width)
+        mine = []
+        for offset in p.offsets:
+            chosen = drawn >> offset & empty
+            mine.append(settle(chosen, chosen.bit_count(), empty, share, cell_bits, rng))
+    fill = p.join(mine)
+    empty_all = p.spread(empty)
+    black_fill = fill if position.to_move == BLACK else empty_all ^ fill
+    if bridges:
+        black_fill = _save_packed(black, white, empty_all, black_fill, p, rng)
+    black_all = p.spread(black) | black_fill
+    won = p.black_connects(black_all)
+    results = []
+    for offset in p.offsets:
+        black_cells = black_all >> offset & all_bits
+        results.append((BLACK if won >> offset & all_bits else WHITE, black_cells,
+                        all_bits ^ black_cells))
+    return results
+
+
+def _save_packed(black: int, white: int, empty_all: int, black_fill: int, p: Pack,
+                 rng: random.Random) -> int:
+    """:func:`save_bridges` for every board of a pack: each side's broken
+    bridges found in all boards at once, then mended board by board."""
+    k = p.kit
+    shifts = k.bridges
+    all_bits = k.all_bits
+    for own_stones, side in ((black, BLACK), (white, WHITE)):
+        if not own_stones:
+            continue
+        own_fill = black_fill if side == BLACK else empty_all ^ black_fill
+        saves, carriers = _broken_bridges(p.spread(own_stones), empty_all, empty_all & ~own_fill,
+                                          shifts, rng.getrandbits(p.width))
+        if not saves:
+            continue
+        for offset in p.offsets:
+            board_saves = saves >> offset & all_bits
+            if board_saves:
+                board_fill = own_fill >> offset & all_bits
+                mended = mend(board_fill, board_saves, carriers >> offset & all_bits, k, rng)
+                own_fill ^= (board_fill ^ mended) << offset
+        black_fill = own_fill if side == BLACK else empty_all ^ own_fill
+    return black_fill
 
 
 def playout_winner(position, rng: random.Random, komi: float) -> int:
@@ -288,6 +440,9 @@ def _hooks_for(geo: Board) -> TreeHooks:
     def playout(position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
         return _fill(position, rng, k, True)
 
+    def playouts(position, rng: random.Random, komi: float, count: int) -> list[tuple[int, int, int]]:
+        return batch_playouts(position, rng, count)
+
     def prior(position) -> tuple[tuple[int, int, int], ...]:
         if not position.history:
             return ()
@@ -299,7 +454,8 @@ def _hooks_for(geo: Board) -> TreeHooks:
         return ((saves, *PRIOR_SAVE), (near, *PRIOR_NEAR))
 
     return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
-                     tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior)
+                     tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior,
+                     playouts=playouts)
 
 
 def black_cells(black: int, white: int) -> int:

@@ -264,6 +264,19 @@ def win_rate_or_game(text: str) -> float | None:
 win_rate_or_game.__name__ = "a win rate from 0 to 1 or game"
 
 
+def count_or_game(text: str) -> int | None:
+    """A whole number of at least 1, or ``game`` (None): the game's own default."""
+    if text.strip().lower() == GAME_DEFAULT:
+        return None
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+count_or_game.__name__ = "a whole number of at least 1 or game"
+
+
 def parse_value(kind: type, text: str) -> Any:
     if kind is bool:
         word = text.strip().lower()

@@ -26,6 +26,10 @@ playout itself is ~65 us on the 10-ring board):
   rescores only its ``candidates`` best children of the last full rescore.
   ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
   it against a plain reference implementation).
+* **Leaf batches.** With ``leaf_playouts`` k an iteration evaluates its
+  leaf with k playouts (the game's batched kernel, ``TreeHooks.playouts``,
+  when it has one) and the path's nodes add the batch's sums once, so the
+  tree's work is paid once per k playouts.
 
 >>> from stargtp.engine.star import Position
 >>> player = UctPlayer(seed=1, playouts="200")
@@ -45,7 +49,7 @@ from typing import Any, Callable
 from stargtp.engine.colour import BLACK
 from stargtp.engine.game import TreeHooks
 from stargtp.engine.search.base import (Budget, Limits, SearchResult, follows, never_stop, root_lead,
-                                        start_key, win_rate_or_game)
+                                        count_or_game, start_key, win_rate_or_game)
 from stargtp.engine.search.tree import TreePlayer, most_visited
 
 RESIGN_MIN_PLAYOUTS = 100
@@ -159,6 +163,9 @@ class UctConfig:
     komi: float
     ownership: bool = False
     """Count, per playout, who owns each scoring point at the end (analysis)."""
+    leaf_playouts: int = 1
+    """Playouts per leaf: each iteration evaluates its leaf with a batch of
+    this many (``TreeHooks.playouts`` when the game has a batched kernel)."""
 
 
 class Tree:
@@ -194,12 +201,22 @@ class Tree:
     # -- one search ------------------------------------------------------------
     def search(self, position, budget: Budget, config: UctConfig) -> None:
         """Run iterations from ``position`` (the root's position) until the
-        budget says stop; at least one, so that the root has statistics."""
+        budget says stop; at least one, so that the root has statistics.
+
+        Each iteration evaluates its leaf with a batch of
+        ``config.leaf_playouts`` playouts (fewer when a playout limit has
+        fewer left, so the limit is met exactly): the batch's results are
+        summed once (visits, wins, and per colour the spread AMAF masks and
+        the winning ones) and every node on the path adds the sums, so the
+        tree's work is paid once per batch. One playout a leaf is the
+        classic search, random numbers and all."""
         hooks = self.hooks
         rave = config.rave and hooks.amaf_width > 0
         packer = self.packer
         select = self._select_rave if rave else self._select_plain
         playout = hooks.playout
+        playouts = hooks.playouts
+        batch = config.leaf_playouts
         owners = hooks.owners if config.ownership and packer is not None else None
         rng = self.rng
         komi = config.komi
@@ -234,33 +251,63 @@ class Tree:
                         path.append((child, None))
                     break
                 node = child
-            winner, black, white = playout(board, rng, komi)
-            if owners is not None:
-                self.owned_by_black += packer.spread(owners(black, white))
-                self.owner_samples += 1
-            if rave:
-                spread_black = packer.spread(black)
-                spread_white = packer.spread(white)
-            for node, slot in path:
-                mover = node.to_move
-                node.visits += 1
+            size = batch
+            if budget.playouts is not None:
+                size = max(1, min(batch, budget.playouts - budget.done))
+            if size == 1:
+                results: Any = (playout(board, rng, komi),)
+            elif playouts is not None:
+                results = playouts(board, rng, komi, size)
+            else:
+                results = [playout(board, rng, komi) for _ in range(size)]
+            # The batch's totals once, then the same sums for every node on the path.
+            black_score = white_score = 0.0
+            visits_black = visits_white = wins_black = wins_white = 0
+            for winner, black, white in results:
+                if winner == BLACK:
+                    black_score += 1.0
+                elif winner is None:
+                    black_score += 0.5
+                    white_score += 0.5
+                else:
+                    white_score += 1.0
+                if owners is not None:
+                    self.owned_by_black += packer.spread(owners(black, white))
                 if rave:
-                    spread = spread_black if mover == BLACK else spread_white
-                    node.rave_visits += spread
-                    if winner == mover:
-                        node.rave_wins += spread << 1
+                    spread_black = packer.spread(black)
+                    spread_white = packer.spread(white)
+                    visits_black += spread_black
+                    visits_white += spread_white
+                    if winner == BLACK:
+                        wins_black += spread_black << 1
                     elif winner is None:
-                        node.rave_wins += spread
+                        wins_black += spread_black
+                        wins_white += spread_white
+                    else:
+                        wins_white += spread_white << 1
+            if owners is not None:
+                self.owner_samples += size
+            for node, slot in path:
+                node.visits += size
+                if node.to_move == BLACK:
+                    if rave:
+                        node.rave_visits += visits_black
+                        if wins_black:
+                            node.rave_wins += wins_black
+                    score = black_score
+                else:
+                    if rave:
+                        node.rave_visits += visits_white
+                        if wins_white:
+                            node.rave_wins += wins_white
+                    score = white_score
                 if slot is not None:
-                    node.child_visits[slot] += 1
-                    if winner == mover:
-                        node.child_wins[slot] += 1.0
-                    elif winner is None:
-                        node.child_wins[slot] += 0.5
+                    node.child_visits[slot] += size
+                    node.child_wins[slot] += score
             path.clear()
             for _ in range(depth):
                 undo()
-            budget.done += 1
+            budget.done += size
 
     def _init_node(self, node: Node, board, rave: bool) -> None:
         moves = board.legal_moves()  # never a pass: see UctPlayer.genmove
@@ -371,7 +418,8 @@ class Tree:
     def lead(self) -> float:
         """The fewest further iterations that could change the answer (the
         most visited root move): its visit lead over the runner-up. Every
-        iteration visits exactly one root move."""
+        playout visits exactly one root move (a batch of ``k`` gives the
+        same root move ``k`` visits)."""
         return root_lead(self.root.child_visits)
 
     def ownership(self) -> list:
@@ -435,6 +483,7 @@ class UctPlayer(TreePlayer):
         "resign_moves": (int, 3),
         "komi": (float, 0.0),
         "ownership": (bool, False),
+        "leaf_playouts": (count_or_game, None),
     }
 
     def __init__(self, seed: int | None = None, **params: str) -> None:
@@ -450,9 +499,11 @@ class UctPlayer(TreePlayer):
             raise ValueError(f"{name} must be at least 1")
         return value
 
-    def config(self, amaf: bool = True) -> UctConfig:
+    def config(self, amaf: bool = True, game_leaf_playouts: int = 1) -> UctConfig:
         """The search settings; without AMAF masks (a game such as the
-        Amazons) RAVE cannot run, and plain UCT's exploration applies."""
+        Amazons) RAVE cannot run, and plain UCT's exploration applies.
+        ``leaf_playouts`` ``game`` (None) is the game's
+        ``game_leaf_playouts`` (``rules.leaf_playouts``)."""
         v = self.values
         rave = v["rave"] and amaf
         return UctConfig(
@@ -466,6 +517,7 @@ class UctPlayer(TreePlayer):
             max_nodes=max(1, v["max_nodes"]),
             komi=v["komi"],
             ownership=v["ownership"],
+            leaf_playouts=v["leaf_playouts"] or game_leaf_playouts,
         )
 
     def genmove(self, position, limits: Limits, should_stop: Callable[[], bool] = never_stop) -> SearchResult:
@@ -480,7 +532,7 @@ class UctPlayer(TreePlayer):
         if rules.passing_wins(position, komi):
             return SearchResult(move=rules.no_move(position, komi), winrate=1.0)
         tree = self.tree_for(position)
-        config = self.config(amaf=tree.hooks.amaf_width > 0)
+        config = self.config(amaf=tree.hooks.amaf_width > 0, game_leaf_playouts=rules.leaf_playouts)
         if len(moves) == 1:
             budget.playouts = 1  # a forced move needs no thought
         budget.watch(tree.lead)

@@ -82,7 +82,9 @@ def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
 
 def measure_iterations(game: str, size: int, seconds: float, seed: int,
                        params: dict[str, str], player_name: str = "auto") -> float:
-    """Tree iterations per second from the empty board, in this process."""
+    """Tree iterations per second from the empty board, in this process,
+    counted in playouts (the search's ``playouts``: an iteration that
+    evaluates its leaf with a batch of ``leaf_playouts`` counts each)."""
     player = make_player(player_name, seed=seed, **params)
     position = new_position(game, size)
     start = time.perf_counter()
