@@ -312,8 +312,8 @@ def test_default_move_limits_come_from_the_game_and_the_board_size() -> None:
 
 
 def test_serve_help_lists_the_default_playouts_from_the_descriptors() -> None:
-    assert default_playouts() == ("*Star 5000 on every size; Amazons 3000 on every size; Hex 3000 on every size;"
-                                  " Y 3000 on every size")
+    assert default_playouts() == ("*Star 5000 on every size; Amazons 3000 on every size; Hex 8000 on every size;"
+                                  " Y 8000 on every size")
 
 
 def test_a_default_genmove_shares_its_playouts_among_the_workers() -> None:
