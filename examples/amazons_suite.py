@@ -189,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     good, best = run_suite(suite, limits, params, args.seed, sys.stderr if args.verbose else None)
     budget_text = f"{args.seconds} s" if args.seconds is not None else f"{limits.playouts} iterations"
     print(f"{good}/{len(suite)} within {WINDOW} square of the best, {best}/{len(suite)} the best move "
-          f"({budget_text} a position{', ' + ' '.join(args.param) if args.param else ''}; "
-          f"{time.perf_counter() - start:.0f} s)")
+          f"({budget_text} a position{', ' + ' '.join(args.param) if args.param else ''})", flush=True)
+    print(f"amazons_suite: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 
 

@@ -189,3 +189,18 @@ def test_a_defective_region_by_hand():
     assert solver.colour_bounds(p, BLACK) == (1, 1)
     # White to move: 1 move against Black's 1, White runs out first.
     assert solver.outcome(p) == -1 and solver.territory_correction(p) == -1
+
+
+def test_the_corrected_evaluation_adds_the_correction_to_the_territory_term():
+    from math import isclose, tanh
+
+    from stargtp.engine.amazons.evaluation import SCALE, evaluate, evaluate_corrected, evaluation_terms
+    rng = random.Random(13)
+    for _ in range(200):
+        board = random_board(rng, (8, 30), (2, 8))
+        p = Position.from_board(board, rng.choice((BLACK, WHITE)))
+        correction = rng.randrange(-6, 7)
+        terms = evaluation_terms(p)
+        assert evaluate_corrected(p, 0) == evaluate(p)
+        expected = -1.0 if p.is_over() else tanh((terms.raw + (1 - terms.phase) * correction) / SCALE)
+        assert isclose(evaluate_corrected(p, correction), expected, abs_tol=1e-12)
