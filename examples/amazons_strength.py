@@ -10,6 +10,15 @@ from the repository root, for example:
         --first amazons-mcts:split=3 --second amazons-mcts:split=1
     python examples/amazons_strength.py --size 10 --bench 5 --playouts 2000
 
+Under ``--playouts`` the Amazons search is nearly deterministic (its random
+generator only breaks ties and completes moves once the tree is full), so
+two players meet in the same game every time they have the same colours;
+``--random-plies N`` starts each pair of games (colours swapped) from N
+seeded random plies instead:
+
+    python examples/amazons_strength.py --size 8 --games 48 --playouts 2000 \
+        --random-plies 2 --first amazons-mcts --second amazons-mcts:regions=off
+
 A player is ``NAME[:PARAM=VALUE,...]`` with NAME one of amazons-mcts, uct
 (random playouts to the end: UCT without RAVE, as ``uct`` plays Amazons),
 flat or random. The first player is White (who moves first) in the even

@@ -99,11 +99,13 @@ def search_move(position: Position, seed: int, limits: Limits, params: dict[str,
 
 
 def run_suite(suite: list[SuitePosition], limits: Limits, params: dict[str, str], seed: int,
-              log=None) -> tuple[int, int]:
+              log=None, first: int = 0) -> tuple[int, int]:
     """``(good, best)``: how many of the search's moves are within one square
-    of the best, and how many are the best move itself."""
+    of the best, and how many are the best move itself. ``suite`` starts at
+    the suite's position ``first``; position ``i`` is searched with seed
+    ``seed + i``."""
     good = best = 0
-    for index, entry in enumerate(suite):
+    for index, entry in enumerate(suite, first):
         move = search_move(entry.position(), seed + index, limits, params)
         good += entry.good(move)
         best += move == entry.best
@@ -153,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     budget.add_argument("--seconds", type=float, help="time per position")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a parameter of amazons-mcts (repeatable)")
-    parser.add_argument("--limit", type=int, help="only the first N positions")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N positions")
+    parser.add_argument("--limit", type=int, help="only the first N positions (after --skip)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="one line per position on stderr")
     parser.add_argument("--generate", metavar="OUT", help="make a suite instead (see above)")
@@ -165,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.generate:
         first, _, last = args.plies.partition("-")
+        if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+            print(f"amazons_suite: --plies must be FIRST-LAST, not {args.plies!r}", file=sys.stderr)
+            return 2
         generate(args.generate, args.games, args.size, int(first), int(last), args.think,
                  args.label, args.seed)
         return 0
@@ -181,12 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"amazons_suite: {error}", file=sys.stderr)
         return 2
+    suite = suite[args.skip:]
     if args.limit is not None:
         suite = suite[:args.limit]
     limits = (Limits(seconds=args.seconds) if args.seconds is not None
               else Limits(playouts=args.playouts or 8000))
     start = time.perf_counter()
-    good, best = run_suite(suite, limits, params, args.seed, sys.stderr if args.verbose else None)
+    good, best = run_suite(suite, limits, params, args.seed, sys.stderr if args.verbose else None,
+                           args.skip)
     budget_text = f"{args.seconds} s" if args.seconds is not None else f"{limits.playouts} iterations"
     print(f"{good}/{len(suite)} within {WINDOW} square of the best, {best}/{len(suite)} the best move "
           f"({budget_text} a position{', ' + ' '.join(args.param) if args.param else ''})", flush=True)
