@@ -52,10 +52,21 @@ def test_a_small_seeded_run_reports_exactly():
     done = run("--limit", "4", "--playouts", "60", "--seed", "3", "--verbose")
     assert done.returncode == 0, done.stderr
     assert done.stdout == EXPECTED_SMALL_RUN
-    assert run("--limit", "4", "--playouts", "60", "--seed", "3").stdout == EXPECTED_SMALL_RUN
+    assert done.stderr.splitlines()[:4] == EXPECTED_LINES
+    # A slice of the suite searches each position with the seed of the full run.
+    sliced = run("--skip", "2", "--limit", "2", "--playouts", "60", "--seed", "3", "--verbose")
+    assert sliced.stdout == ("2/2 within 1 square of the best, 0/2 the best move "
+                             "(60 iterations a position)\n")
+    assert sliced.stderr.splitlines()[:2] == EXPECTED_LINES[2:]
 
 
-EXPECTED_SMALL_RUN = "to be measured\n"
+EXPECTED_SMALL_RUN = "3/4 within 1 square of the best, 0/4 the best move (60 iterations a position)\n"
+EXPECTED_LINES = [
+    "0: e8-e7/f7 (best g2-e2/h5, territory -3 against -1) miss",
+    "1: d2-d5/d2 (best c8-d7/d8, territory 6 against 3) good",
+    "2: c4-d5/d3 (best g6-h6/g6, territory -3 against -2) good",
+    "3: g7-h7/e7 (best d7-e6/d7, territory 3 against 4) good",
+]
 
 
 @pytest.mark.parametrize("args, message", [
