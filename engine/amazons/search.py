@@ -5,7 +5,8 @@ Each iteration selects down the tree with UCB1, plays ``plies`` random plies
 from the leaf (by default none), scores the position reached with the
 Lieberum-style evaluation of :mod:`stargtp.engine.amazons.evaluation`, maps that
 score to a win probability, and backs it up. A finished game scores exactly
-(0 or 1).
+(0 or 1), and so does (with ``regions``) a separated position whose region
+values decide it (:mod:`stargtp.engine.amazons.regions`).
 
 About 2,000 legal moves at the 10x10 start make "one child per move" too
 costly, so a move can be split into tree levels (``split``): 3 levels
