@@ -10,6 +10,15 @@ from the repository root, for example:
         --first amazons-mcts:split=3 --second amazons-mcts:split=1
     python examples/amazons_strength.py --size 10 --bench 5 --playouts 2000
 
+Under ``--playouts`` the Amazons search is nearly deterministic (its random
+generator only breaks ties and completes moves once the tree is full), so
+two players meet in the same game every time they have the same colours;
+``--random-plies N`` starts each pair of games (colours swapped) from N
+seeded random plies instead:
+
+    python examples/amazons_strength.py --size 8 --games 48 --playouts 2000 \
+        --random-plies 2 --first amazons-mcts --second amazons-mcts:regions=off
+
 A player is ``NAME[:PARAM=VALUE,...]`` with NAME one of amazons-mcts, uct
 (random playouts to the end: UCT without RAVE, as ``uct`` plays Amazons),
 flat or random. The first player is White (who moves first) in the even
@@ -24,6 +33,7 @@ interval) goes to stdout.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -86,9 +96,12 @@ class GameRecord:
 
 
 def play_game(players: dict[int, Player], size: int, limits: Limits,
-              adjudicate: bool = True) -> GameRecord:
-    """One game from the start of a ``size`` board; ``players`` by colour."""
+              adjudicate: bool = True, opening: tuple = ()) -> GameRecord:
+    """One game from the start of a ``size`` board, after the moves of
+    ``opening``; ``players`` by colour."""
     position = Position(size)
+    for move in opening:
+        position.play(move)
     iterations: dict[int, list[int]] = {WHITE: [], BLACK: []}
     seconds = {WHITE: 0.0, BLACK: 0.0}
     while True:
@@ -120,17 +133,33 @@ class MatchResult:
     seconds: dict[str, float] = field(default_factory=lambda: {"first": 0.0, "second": 0.0})
 
 
+def random_opening(size: int, plies: int, seed: int) -> tuple:
+    """``plies`` uniformly random legal moves from the start, seeded."""
+    rng = random.Random(seed)
+    position = Position(size)
+    for _ in range(plies):
+        position.play(rng.choice(position.legal_moves()))
+    return tuple(move for _, move in position.history)
+
+
 def run_match(first: PlayerSpec, second: PlayerSpec, games: int, size: int, limits: Limits,
-              seed: int = 1, adjudicate: bool = True, log=sys.stderr) -> MatchResult:
+              seed: int = 1, adjudicate: bool = True, log=sys.stderr,
+              random_plies: int = 0) -> MatchResult:
     """``games`` games; the first player is White in the even ones. Game
-    ``g`` seeds the players with ``seed * 1000 + 2g`` and ``+ 1``."""
+    ``g`` seeds the players with ``seed * 1000 + 2g`` and ``+ 1``. With
+    ``random_plies``, games ``2k`` and ``2k + 1`` start from the same random
+    opening of that many plies (seeded by ``seed * 1000 + k``), each player
+    having it once as White: under a playout limit the search is nearly
+    deterministic (its random generator serves only ties and a full tree),
+    so without openings the games of each colour would all be the same."""
     result = MatchResult()
     for game in range(games):
         a = first.make(seed * 1000 + 2 * game)
         b = second.make(seed * 1000 + 2 * game + 1)
         first_colour = WHITE if game % 2 == 0 else BLACK
         players = {first_colour: a, opponent(first_colour): b}
-        record = play_game(players, size, limits, adjudicate)
+        opening = random_opening(size, random_plies, seed * 1000 + game // 2) if random_plies else ()
+        record = play_game(players, size, limits, adjudicate, opening)
         won = record.winner == first_colour
         result.points += won
         result.games += 1
@@ -216,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--second", type=PlayerSpec.parse, default=PlayerSpec("uct", {}))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-adjudicate", dest="adjudicate", action="store_false")
+    parser.add_argument("--random-plies", type=int, default=0, metavar="N",
+                        help="start each pair of games (colours swapped) from N random plies")
     args = parser.parse_args(argv)
     if args.bench:
         print(bench(args.first, args.size, args.playouts or 2000, args.bench))
@@ -224,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --playouts or --seconds")
     limits = Limits(playouts=args.playouts, seconds=args.seconds)
     start = time.perf_counter()
-    result = run_match(args.first, args.second, args.games, args.size, limits, args.seed, args.adjudicate)
+    result = run_match(args.first, args.second, args.games, args.size, limits, args.seed, args.adjudicate,
+                       random_plies=args.random_plies)
     print(summary(args.first, args.second, result, args.size, limits, time.perf_counter() - start))
     return 0
 

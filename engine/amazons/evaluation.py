@@ -493,3 +493,14 @@ def evaluate(position: Position) -> float:
         return -1.0
     _, raw = _phase_and_raw(*_terms(position), position.size)
     return math.tanh(raw / SCALE)
+
+
+def evaluate_corrected(position: Position, territory_correction: float) -> float:
+    """:func:`evaluate` with ``territory_correction`` added to ``t1``: the
+    search's ``region_eval`` passes the separated regions' move counts minus
+    their squares (:meth:`stargtp.engine.amazons.regions.RegionSolver.territory_correction`)."""
+    if position.is_over():
+        return -1.0
+    t1, t2, c1, c2, w, mobility = _terms(position)
+    _, raw = _phase_and_raw(t1 + territory_correction, t2, c1, c2, w, mobility, position.size)
+    return math.tanh(raw / SCALE)

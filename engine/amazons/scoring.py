@@ -18,15 +18,13 @@ finished game that is the winner's solo count (the loser's amazons stay as
 walls). For a settled game with the side to move winning it is ``M - N - 1``,
 otherwise ``N - M``.
 
-**Solo counts** are found by a memoised depth-first search over the region,
-which splits into independent parts whenever an arrow cuts it, stops as soon
-as a part is filled completely (a region cannot hold more moves than empty
-squares: each move fills one), and tries king steps that shoot back first.
-A region can be *defective*, holding fewer moves than squares (an amazon on
-b2 with only a1 and c1 free has 2 squares but 1 move); the search finds that.
-The search has a node budget; past it a count is only known between a greedy
-lower bound and the empty-square upper bound. The winner is then given only
-if the bounds decide it, and the margin is the proven lower bound, with
+**Solo counts** are the sums of the values of a colour's regions, found by
+the region solver of :mod:`stargtp.engine.amazons.regions` (exact within a
+node budget per region; past it a region is only known between a greedy
+lower bound and its empty squares). A region can be *defective*, holding
+fewer moves than squares (an amazon on b2 with only a1 and c1 free has 2
+squares but 1 move); the solver finds that. With bounds, the winner is given
+only if they decide it, and the margin is the proven lower bound, with
 ``margin_exact`` False.
 
 **Territory** (reported for every position, an approximation of the solo
@@ -43,14 +41,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stargtp.engine.amazons.geometry import Geometry
-from stargtp.engine.bits import iter_bits
-from stargtp.engine.amazons.position import Position, queen_reach
+from stargtp.engine.amazons.position import Position
+from stargtp.engine.amazons.regions import RegionSolver, components, separated, spread
 from stargtp.engine.colour import BLACK, WHITE, colour_name, opponent
 from stargtp.engine.errors import GameError
 
 DEFAULT_NODE_BUDGET = 20_000
-"""Search nodes :func:`solo_moves` may spend on one colour's solo count."""
+"""Solver nodes :func:`solo_moves` may spend on each region of a colour."""
 
 
 class CannotScore(GameError):
@@ -109,124 +106,13 @@ class Score:
 _NAMES = {BLACK: "black", WHITE: "white"}
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
-def _spread(mask: int, geo: Geometry) -> int:
-    """``mask`` and every king neighbour of it."""
-    row = mask | ((mask << 1) & geo.landing_masks[0]) | ((mask >> 1) & geo.landing_masks[1])
-    return (row | (row << geo.size) | (row >> geo.size)) & geo.full_mask
-
-
-def components(mask: int, geo: Geometry) -> list[int]:
-    """The 8-connected parts of a bitboard, each as a bitboard, lowest first."""
-    parts = []
-    while mask:
-        part = mask & -mask
-        while True:
-            grown = _spread(part, geo) & mask
-            if grown == part:
-                break
-            part = grown
-        parts.append(part)
-        mask ^= part
-    return parts
-
-
-class _SoloSearch:
-    """Longest move sequence of one colour playing alone; ``empty`` bitboards
-    hold the squares it may use, everything else blocks."""
-
-    def __init__(self, geo: Geometry, budget: int) -> None:
-        self.geo = geo
-        self.budget = budget
-        self.nodes = 0
-        self.memo: dict[tuple[int, int], int] = {}
-
-    def moves(self, amazons: int, empty: int) -> list[tuple[int, int, int]]:
-        """Every move, king steps shooting back first, then fewest onward
-        neighbours first (Warnsdorff's rule for walking a region full)."""
-        geo = self.geo
-        ray_masks = geo.ray_masks
-        king_masks = geo.king_masks
-        occupied = geo.full_mask & ~empty
-        ranked = []
-        for origin in iter_bits(amazons):
-            origin_bit = 1 << origin
-            lifted = occupied ^ origin_bit
-            for target in iter_bits(queen_reach(origin, occupied, ray_masks)):
-                target_bit = 1 << target
-                step = bool(king_masks[origin] & target_bit)
-                onward = (king_masks[target] & empty).bit_count()
-                for arrow in iter_bits(queen_reach(target, lifted, ray_masks)):
-                    back = arrow == origin
-                    ranked.append((not (step and back), onward, origin, target, arrow))
-        ranked.sort()
-        return [(origin, target, arrow) for _, _, origin, target, arrow in ranked]
-
-    def count(self, amazons: int, empty: int) -> int:
-        """Exact solo count; _OutOfBudget past the node budget."""
-        total = 0
-        for part in components(empty | amazons, self.geo):
-            if part & amazons:
-                total += self._region(part & amazons, part & empty)
-        return total
-
-    def _region(self, amazons: int, empty: int) -> int:
-        key = (amazons, empty)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _OutOfBudget
-        bound = empty.bit_count()
-        best = 0
-        if bound:
-            for origin, target, arrow in self.moves(amazons, empty):
-                after = 1 + self.count(amazons ^ (1 << origin) ^ (1 << target),
-                                       (empty | (1 << origin)) & ~(1 << target) & ~(1 << arrow))
-                if after > best:
-                    best = after
-                    if best == bound:
-                        break
-        self.memo[key] = best
-        return best
-
-    def greedy(self, amazons: int, empty: int) -> int:
-        """A lower bound: play the first move of :meth:`moves` until none is left."""
-        played = 0
-        while True:
-            moves = self.moves(amazons, empty)
-            if not moves:
-                return played
-            origin, target, arrow = moves[0]
-            amazons ^= (1 << origin) ^ (1 << target)
-            empty = (empty | (1 << origin)) & ~(1 << target) & ~(1 << arrow)
-            played += 1
-
-
-
 def solo_moves(position: Position, colour: int,
                node_budget: int = DEFAULT_NODE_BUDGET) -> tuple[int, int]:
     """Bounds ``(lower, upper)`` on the number of moves ``colour`` could make
     in a row if the opponent never moved (its amazons stay as walls); equal
-    when the search finished within ``node_budget`` nodes."""
-    geo = position.geometry
-    amazons = geo.mask_of(position.amazons(colour))
-    empty = geo.full_mask & ~position.occupied
-    search = _SoloSearch(geo, node_budget)
-    try:
-        exact = search.count(amazons, empty)
-        return exact, exact
-    except _OutOfBudget:
-        pass
-    usable = 0
-    for part in components(empty | amazons, geo):
-        if part & amazons:
-            usable |= part & empty
-    return search.greedy(amazons, empty), usable.bit_count()
+    when the solver of :mod:`stargtp.engine.amazons.regions` finished each
+    region within ``node_budget`` nodes."""
+    return RegionSolver(position.geometry, node_budget).colour_bounds(position, colour)
 
 
 def territory(position: Position) -> dict[int, int]:
@@ -236,7 +122,7 @@ def territory(position: Position) -> dict[int, int]:
     owners = {colour: geo.mask_of(position.amazons(colour)) for colour in (BLACK, WHITE)}
     result = {BLACK: 0, WHITE: 0}
     for part in components(empty, geo):
-        touched = _spread(part, geo)
+        touched = spread(part, geo)
         black = bool(touched & owners[BLACK])
         white = bool(touched & owners[WHITE])
         if black != white:
@@ -246,11 +132,7 @@ def territory(position: Position) -> dict[int, int]:
 
 def is_settled(position: Position) -> bool:
     """No region (8-connected squares without arrows) holds both colours."""
-    geo = position.geometry
-    black = geo.mask_of(position.amazons(BLACK))
-    white = geo.mask_of(position.amazons(WHITE))
-    free = (geo.full_mask & ~position.occupied) | black | white
-    return not any(part & black and part & white for part in components(free, geo))
+    return separated(position)
 
 
 def score(position: Position, node_budget: int = DEFAULT_NODE_BUDGET) -> Score:

@@ -5,7 +5,8 @@ Each iteration selects down the tree with UCB1, plays ``plies`` random plies
 from the leaf (by default none), scores the position reached with the
 Lieberum-style evaluation of :mod:`stargtp.engine.amazons.evaluation`, maps that
 score to a win probability, and backs it up. A finished game scores exactly
-(0 or 1).
+(0 or 1), and so does (with ``regions``) a separated position whose region
+values decide it (:mod:`stargtp.engine.amazons.regions`).
 
 About 2,000 legal moves at the 10x10 start make "one child per move" too
 costly, so a move can be split into tree levels (``split``): 3 levels
@@ -30,9 +31,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from stargtp.engine.amazons.evaluation import evaluate
+from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
 from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach
+from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.bits import bit_list
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -68,7 +70,7 @@ class Node:
     ``choices`` is None until the node is first selected from."""
 
     __slots__ = ("kind", "to_move", "origin", "target", "visits", "choices",
-                 "child_visits", "child_wins", "children", "tried")
+                 "child_visits", "child_wins", "children", "tried", "solved")
 
     def __init__(self, kind: int, to_move: int, origin: int = -1, target: int = -1) -> None:
         self.kind = kind
@@ -86,6 +88,9 @@ class Node:
         self.children: dict[int, Node] = {}
         self.tried = 0
         """Slots ``0 .. tried - 1`` have been visited; the next new one is ``tried``."""
+        self.solved: float | None = None
+        """A position node whose outcome the region solver proved: the side
+        to move's win probability, 1.0 or 0.0; the search stops here."""
 
     def is_position(self) -> bool:
         return self.kind in (PICK_AMAZON, PICK_PAIR, PICK_MOVE)
@@ -110,6 +115,9 @@ class MctsConfig:
     sharpness: float
     expand: int
     max_nodes: int
+    regions: bool
+    region_eval: bool
+    region_nodes: int
 
 
 def win_probability(value: float, sharpness: float) -> float:
@@ -339,6 +347,8 @@ class Tree:
         self.root = root
         self.rng = rng
         self.node_count = 1
+        self.solver: RegionSolver | None = None
+        """The region solver of this tree's searches (made by the first one)."""
 
     def reroot(self, node: Node) -> None:
         """Keep only the subtree of ``node``."""
@@ -390,14 +400,21 @@ class Tree:
         init_node = self._init_node
         position_kind = POSITION_KIND[config.split]
         expand, max_nodes = config.expand, config.max_nodes
-        plies, sharpness = config.plies, config.sharpness
         select = _selector(config)
         root = self.root
+        root.solved = None  # the root chooses its move even when its outcome is known
         path: list[tuple[Node, int]] = []
+        leaf = self._leaf_probability
+        if self.solver is None or self.solver.node_budget != config.region_nodes:
+            self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
             node = root
             played = 0
             while True:
+                if node.solved is not None:
+                    path.append((node, -1))
+                    probability = node.solved
+                    break
                 choices = node.choices
                 if choices is None:
                     init_node(node, ordering, board)
@@ -416,20 +433,21 @@ class Tree:
                          if kind == PICK_ARROW else choice)
                     played += 1
                     if child is None:
+                        probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
                             child = Node(position_kind, board.to_move)
+                            if solved:
+                                child.solved = probability
                             node.children[slot] = child
                             self.node_count += 1
                             path.append((child, -1))
-                        probability = win_probability(
-                            evaluate(board) if plies == 0 else cutoff_playout(board, rng, plies), sharpness)
                         break
                 elif child is None:
                     # Inside a move: the next level is needed at once, to go on choosing.
                     if self.node_count >= max_nodes:
                         play(self._finish_move(board, node, choice))
                         played += 1
-                        probability = win_probability(cutoff_playout(board, rng, plies), sharpness)
+                        probability = leaf(board, config)[0]
                         break
                     if kind == PICK_AMAZON:
                         child = Node(PICK_DESTINATION, node.to_move, choice)
@@ -451,6 +469,25 @@ class Tree:
             for _ in range(played):
                 undo()
             budget.done += 1
+
+    def _leaf_probability(self, board: Position, config: MctsConfig) -> tuple[float, bool]:
+        """The side to move's win probability at a leaf, and whether it is
+        proved: with ``regions``, a separated position whose region values
+        decide the game is a win or a loss (1.0 or 0.0); otherwise the
+        evaluation after ``plies`` random plies, where ``region_eval`` counts
+        the separated regions' moves instead of their squares (``plies=0``)."""
+        solver = self.solver
+        if config.regions:
+            outcome = solver.outcome(board)
+            if outcome is not None:
+                return (1.0 if outcome > 0 else 0.0), True
+        if config.plies:
+            value = cutoff_playout(board, self.rng, config.plies)
+        elif config.region_eval:
+            value = evaluate_corrected(board, solver.territory_correction(board))
+        else:
+            value = evaluate(board)
+        return win_probability(value, config.sharpness), False
 
     def _init_node(self, node: Node, ordering: MoveOrdering, board: Position) -> None:
         node.choices = ordering.choices(node, board)
@@ -583,6 +620,9 @@ class AmazonsMcts(TreePlayer):
         "sharpness": (float, 2.0),
         "expand": (int, 0),
         "max_nodes": (int, 100_000),
+        "regions": (bool, True),
+        "region_eval": (bool, False),
+        "region_nodes": (int, 2000),
         "reuse": (bool, True),
         "komi": (float, 0.0),
     }
@@ -605,6 +645,8 @@ class AmazonsMcts(TreePlayer):
             problem = "widen_exponent must be between 0 and 1"
         elif name == "max_nodes" and value < 1:
             problem = "max_nodes must be at least 1"
+        elif name == "region_nodes" and value < 1:
+            problem = "region_nodes must be at least 1"
         if problem:
             raise ValueError(problem)
         return value.lower() if name == "order" else value
@@ -616,7 +658,8 @@ class AmazonsMcts(TreePlayer):
             widen_base=v["widen_base"], widen_factor=v["widen_factor"],
             widen_exponent=v["widen_exponent"], exploration=v["exploration"],
             plies=v["plies"], sharpness=v["sharpness"], expand=v["expand"],
-            max_nodes=v["max_nodes"])
+            max_nodes=v["max_nodes"], regions=v["regions"], region_eval=v["region_eval"],
+            region_nodes=v["region_nodes"])
 
     def genmove(self, position: Position, limits: Limits,
                 should_stop: Callable[[], bool] = never_stop) -> SearchResult:
