@@ -421,8 +421,7 @@ def test_the_search_is_the_one_of_d67567e(size):
     p = Position(size)
     for _ in range(10):
         p.play_unchecked(random_move(p, rng))
-    # regions off: the region solver (on by default since) decides some 6x6 leaves exactly
-    result = make_player("amazons-mcts", seed=3, playouts="1500", regions="off").genmove(p, Limits())
+    result = make_player("amazons-mcts", seed=3, playouts="1500").genmove(p, Limits())
     move, visited, top = SEARCHES_OF_D67567E[size]
     assert tuple(result.move) == move and result.playouts == 1500 and len(result.root) == visited
     most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
@@ -451,28 +450,28 @@ def separated_positions(count: int, size: int = 8) -> list[Position]:
 
 
 def test_separated_positions_are_solved_in_the_tree():
-    """With ``regions`` (the default) every move searched at a decided
+    """With ``regions`` (a parameter, off by default) every move searched at a decided
     separated root scores exactly 0 or 1, the answer's win rate is the
     proved outcome, and the move keeps a won game won; without it the
     evaluation gives fractions."""
     fractional = 0
     for position in separated_positions(12):
         outcome = RegionSolver(position.geometry).outcome(position)
-        result = AmazonsMcts(seed=3).genmove(position, Limits(playouts=300))
+        result = AmazonsMcts(seed=3, regions="on").genmove(position, Limits(playouts=300))
         assert all(wins in (0, visits) for visits, wins in result.root.values())
         assert result.winrate == (1.0 if outcome == 1 else 0.0)
         after = position.copy()
         after.play(result.move)
         if outcome == 1:
             assert after.is_over() or RegionSolver(after.geometry).outcome(after) == -1
-        plain = AmazonsMcts(seed=3, regions="off").genmove(position, Limits(playouts=300))
+        plain = AmazonsMcts(seed=3).genmove(position, Limits(playouts=300))
         fractional += not all(wins in (0, visits) for visits, wins in plain.root.values())
     assert fractional == 9  # the other three have a move that wins at once
 
 
 def test_a_solved_node_is_not_searched_below():
     position = separated_positions(1)[0]
-    player = AmazonsMcts(seed=4)
+    player = AmazonsMcts(seed=4, regions="on")
     player.genmove(position, Limits(playouts=500))
     stack = [player.tree.root]
     solved = 0
@@ -490,6 +489,6 @@ def test_region_parameters():
     with pytest.raises(ValueError, match="region_nodes must be at least 1"):
         player.set_param("region_nodes", "0")
     position = separated_positions(1)[0]
-    for params in ({"region_eval": "on"}, {"region_eval": "on", "regions": "off"}, {"region_nodes": "1"}):
+    for params in ({"region_eval": "on"}, {"region_eval": "on", "regions": "on"}, {"region_nodes": "1", "regions": "on"}):
         result = AmazonsMcts(seed=2, **params).genmove(position, Limits(playouts=200))
         assert position.is_legal(result.move) and result.playouts == 200

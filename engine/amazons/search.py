@@ -620,7 +620,7 @@ class AmazonsMcts(TreePlayer):
         "sharpness": (float, 2.0),
         "expand": (int, 0),
         "max_nodes": (int, 100_000),
-        "regions": (bool, True),
+        "regions": (bool, False),
         "region_eval": (bool, False),
         "region_nodes": (int, 2000),
         "reuse": (bool, True),
