@@ -12,7 +12,6 @@ interval and the Elo difference that score means.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
@@ -20,6 +19,7 @@ from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.games import new_position
 from stargtp.engine.players import make_player
 from stargtp.engine.search import Limits
+from stargtp.protocol.stats import elo_from_score, wilson_interval
 
 
 def params_of(text: str) -> dict[str, str]:
@@ -38,23 +38,6 @@ def play(game: str, size: int, players: dict[int, tuple], max_moves: int) -> int
             return WHITE if position.to_move == BLACK else BLACK
         position.play(result.move)
     return position.winner()
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def elo(share: float) -> float:
-    if share <= 0:
-        return -math.inf
-    if share >= 1:
-        return math.inf
-    return -400 * math.log10(1 / share - 1)
 
 
 def main() -> None:
@@ -82,11 +65,12 @@ def main() -> None:
         print(f"game {i + 1}: A {'black' if a_colour == BLACK else 'white'}, "
               f"{'A' if winner == a_colour else 'draw' if winner is None else 'B'} won; "
               f"A {score:g} of {i + 1} ({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)
-    low, high = wilson(score, args.games)
+    estimate = wilson_interval(score, args.games)
+    share, low, high = estimate.value, estimate.low, estimate.high
     print(f"{args.game} {args.size}: A ({args.a or 'defaults'}, {args.a_playouts}) against "
           f"B ({args.b or 'defaults'}, {args.b_playouts}): A {score:g} - {args.games - score:g}, "
           f"{100 * score / args.games:.1f}% [{100 * low:.1f}, {100 * high:.1f}], "
-          f"Elo {elo(score / args.games):+.0f} [{elo(low):+.0f}, {elo(high):+.0f}]")
+          f"Elo {elo_from_score(share) + 0.0:+.0f} [{elo_from_score(low):+.0f}, {elo_from_score(high):+.0f}]")
 
 
 if __name__ == "__main__":
