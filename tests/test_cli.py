@@ -204,10 +204,10 @@ def test_render_of_an_unreadable_file(tmp_path, capsys):
 
 
 def test_render_of_a_file_that_is_not_text_is_a_bad_record(tmp_path, capsys):
-    """The file's contents are at fault, not the option: exit status 1."""
+    """Bad input on the command line, as a bad option is: exit status 2."""
     record = tmp_path / "binary"
     record.write_bytes(b"\xff\xfeS20")
-    assert run_cli(["render", str(record)], capsys) == (1, "", f"stargtp render: {record} is not UTF-8 text\n")
+    assert run_cli(["render", str(record)], capsys) == (2, "", f"stargtp render: {record} is not UTF-8 text\n")
 
 
 # -- wording -----------------------------------------------------------------------------------
