@@ -136,23 +136,14 @@ def parse_analyze_args(session: Session, args: Args, keys: tuple[str, ...] = ("m
                 settings["min_moves" if key == "minmoves" else "max_moves"] = parse_int(
                     value, minimum=0 if key == "minmoves" else 1, maximum=MAX_REPORTED_MOVES)
             continue
-        if word[:1].isalpha() and not _is_colour(word):
-            raise syntax_error(f"unknown key {word} (this command takes: {', '.join(keys)})")
         try:
             colour = parse_colour(word)
             continue
         except ValueError:
-            pass
+            if word[:1].isalpha():
+                raise syntax_error(f"unknown key {word} (this command takes: {', '.join(keys)})") from None
         interval = parse_int(word, minimum=1, maximum=360000)
     return AnalyzeOptions(colour, interval, **settings)
-
-
-def _is_colour(word: str) -> bool:
-    try:
-        parse_colour(word)
-    except ValueError:
-        return False
-    return True
 
 
 def ranked_moves(position: Any, reply: Any, options: AnalyzeOptions | None) -> list[tuple[Any, tuple[int, float]]]:

@@ -232,8 +232,8 @@ def _result_value(result: Any, codec: Any) -> str:
     ``RE`` value, the winner in the game's SGF letters (``W+R``)."""
     result = _mapping(result, ("winner", "by"), "the result")
     if result.get("winner") not in COLOURS or result.get("by") not in RESULT_REASONS:
-        raise _bad('the result is {"winner": "black" or "white", "by": '
-                   f'{" or ".join(map(repr, RESULT_REASONS))}}}'.replace("'", '"'))
+        reasons = " or ".join(f'"{reason}"' for reason in RESULT_REASONS)
+        raise _bad(f'the result is {{"winner": "black" or "white", "by": {reasons}}}')
     letter = dict(codec.letters)[COLOURS[result["winner"]]]
     return f"{letter}+{RESULT_REASONS[result['by']]}"
 
