@@ -73,3 +73,12 @@ def test_bench_measures_every_game(game, capsys):
     report = json.loads(out)
     assert (report["game"], report["size"]) == (game, find_game(game).default_size)
     assert report["playouts_per_s"] > 0 and report["iterations_per_s"] > 0
+
+
+def test_bench_text_names_the_search_rate_in_playouts(capsys):
+    """The text report says what the search rate counts: playouts (a leaf
+    batch counts each of its playouts), not tree iterations."""
+    code, out, err = run_cli(["bench", "--game", "y", "--size", "5", "--seconds", "0.05", "--runs", "1"], capsys)
+    assert code == 0, err
+    labels = [line.split(":")[0] for line in out.splitlines()[1:]]
+    assert labels == ["random playouts/s", "tree playouts/s", "load average after"]

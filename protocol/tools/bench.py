@@ -1,12 +1,17 @@
 """``stargtp bench``: how fast the engine runs on this machine.
 
-Measures, from the empty board: random playouts per second, UCT tree
-iterations per second (one process), and with ``--workers N`` the iterations
-per second of the server's worker pool (:class:`stargtp.protocol.server.workers.WorkerPool`,
+Measures, from the empty board: random playouts per second, the tree
+search's playouts per second (one process), and with ``--workers N`` the
+search's playouts per second in the server's worker pool (:class:`stargtp.protocol.server.workers.WorkerPool`,
 the root-parallel search ``stargtp serve --workers N`` runs) with N worker
 processes against one with one, measured in the same run, alternating, so
 that both see the same machine load. A pool's start-up is not timed; a
 search is timed from the request to the merged answer.
+A tree search's rate counts its playouts: an iteration that evaluates its
+leaf with a batch of ``leaf_playouts`` playouts (Hex and Y: 8) counts each,
+and an Amazons iteration, which evaluates its leaf once, counts one. The JSON
+keys keep their names (``iterations_per_s`` and the ``*_iterations_per_s``
+of the pool), with that meaning.
 Each figure is the median of ``--runs`` runs. A shared machine skews every
 number, so the load average is reported alongside, and with ``--workers N``
 also the *machine scaling*: how much faster N processes of a trivial busy loop
@@ -54,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="timed runs of each kind; medians are reported (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--player", choices=players(), default="auto",
-                        help="the search whose tree iterations are timed (default auto: the"
+                        help="the search whose tree playouts are timed (default auto: the"
                              " one the server plays, UCT-RAVE for *Star, MCTS with evaluation"
                              " cut-off for the Amazons)")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -82,7 +87,7 @@ def measure_playouts(game: str, size: int, seconds: float, seed: int) -> float:
 
 def measure_iterations(game: str, size: int, seconds: float, seed: int,
                        params: dict[str, str], player_name: str = "auto") -> float:
-    """Tree iterations per second from the empty board, in this process,
+    """Tree playouts per second from the empty board, in this process,
     counted in playouts (the search's ``playouts``: an iteration that
     evaluates its leaf with a batch of ``leaf_playouts`` counts each)."""
     player = make_player(player_name, seed=seed, **params)
@@ -94,7 +99,7 @@ def measure_iterations(game: str, size: int, seconds: float, seed: int,
 
 def measure_pool(game: str, size: int, workers: int, seconds: float, seed: int,
                  params: dict[str, str], player_name: str = "auto") -> float:
-    """Tree iterations per second of the server's worker pool with ``workers``
+    """Tree playouts per second of the server's worker pool with ``workers``
     processes (seeds ``seed``, ``seed + 1``...) searching the empty board for
     ``seconds``: the merged answer's playouts over the time from the request
     to that answer. Starting the processes is not timed. WorkerError when a
@@ -191,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         f"(runs: {', '.join(f'{p:.0f}' for p in playouts)})")
     iterations = [measure_iterations(game, size, args.seconds, args.seed + i, params, args.player)
                   for i in range(args.runs)]
-    log(f"tree iterations/s:     {statistics.median(iterations):10.0f}   "
+    log(f"tree playouts/s:       {statistics.median(iterations):10.0f}   "
         f"(runs: {', '.join(f'{p:.0f}' for p in iterations)})")
     report: dict[str, Any] = {
         "game": game,
@@ -223,9 +228,9 @@ def run(args: argparse.Namespace) -> int:
             logger.error("stargtp bench: %s", exc)
             return 1
         speedup = statistics.median(parallel) / statistics.median(baseline)
-        log(f"1 worker process:      {statistics.median(baseline):10.0f} iterations/s   "
+        log(f"1 worker process:      {statistics.median(baseline):10.0f} playouts/s   "
             f"(runs: {', '.join(f'{p:.0f}' for p in baseline)})")
-        log(f"{args.workers} worker processes:    {statistics.median(parallel):10.0f} iterations/s   "
+        log(f"{args.workers} worker processes:    {statistics.median(parallel):10.0f} playouts/s   "
             f"(runs: {', '.join(f'{p:.0f}' for p in parallel)})")
         log(f"parallel speedup:      {speedup:10.2f}x   "
             f"(per-run ratios: {', '.join(f'{r:.2f}' for r in ratios)})")
