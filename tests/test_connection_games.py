@@ -373,9 +373,25 @@ def test_records_round_trip(game) -> None:
             text = game.write_record(position)
             again = game.read_record(text)
             assert again.history == position.history and again.board == position.board
+            assert again.swap == swap  # the rule, whether or not anybody swapped
             assert again.to_move == position.to_move and again.winner() == position.winner()
             if position.is_over():
                 assert f"RE[{game.score(position, 0.0).gtp_result()}]" in text
+
+
+def test_the_swap_rule_is_read_from_ru_or_a_swap_move() -> None:
+    """``RU[swap]`` (written for every game with the rule on) or a swap move
+    turns the rule on; another ``RU`` does not, and it is not kept."""
+    ruled = {"(;GM[11]SZ[5]RU[swap];B[c3])": True, "(;GM[11]SZ[5]RU[ Swap, LG ];B[c3])": True,
+             "(;GM[11]SZ[5];B[c3];W[swap])": True, "(;GM[11]SZ[5]RU[noswap];B[c3])": False,
+             "(;GM[11]SZ[5]RU[];B[c3])": False, "(;GM[11]SZ[5];B[c3])": False}
+    for text, swap in ruled.items():
+        assert HEX.read_record(text).swap is swap, text
+        assert Y.read_record(text).swap is swap, text
+    position = HexPosition(5, swap=True)
+    position.play(position.parse_move("c3"))
+    assert HEX.write_record(position).splitlines()[0] == "(;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[5]RU[swap]"
+    assert "RU" not in HEX.write_record(HexPosition(5))
 
 
 def test_record_variants_and_errors() -> None:

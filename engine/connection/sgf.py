@@ -28,9 +28,12 @@ HexGui saves a position: the root, then a node with ``AB``, ``AW`` and
 the root and the nodes before the first move (a point once per node);
 set-up after a move is refused.
 
-**Options.** A record with ``swap-pieces`` is read with the swap rule on;
-any other record with it off (a record does not say that swap was allowed
-but not used).
+**Options.** A game with the swap rule on is written with the root
+property ``RU[swap]`` (SGF's rules property; HexGui keeps it), so that a
+game in which nobody swapped reads back with the rule on. A record is read
+with the swap rule on when its ``RU`` names ``swap`` (a word of it, any
+case) or a move is ``swap-pieces``; otherwise with it off. ``RU`` is the
+game's own property: another ``RU`` value is not kept.
 
 Only the main line is read (the first child at every branch;
 :func:`stargtp.engine.sgf.read_tree` reads the variations too); every move
@@ -38,6 +41,8 @@ must be legal; every failure is an :class:`SgfError` (a GameError) saying why.
 """
 
 from __future__ import annotations
+
+import re
 
 from stargtp.engine.colour import BLACK, WHITE
 from functools import partial
@@ -48,6 +53,9 @@ from stargtp.engine.sgf import RecordCodec, SgfError, escape, parse_main_line, p
 
 GM_NUMBER = 11
 """SGF's game number for Hex, which HexGui writes for Y boards too."""
+
+SWAP_RULE = ("RU", "swap")
+"""The root property that says the swap rule is on: ``RU[swap]``."""
 
 Y_MARK = ("BOARD", "Y")
 """The private root property that marks a Y record: ``BOARD[Y]``."""
@@ -90,7 +98,8 @@ def write_record(position, result: str | None = None, properties: dict[str, str]
 
 def head(position, komi: float, text: str, mark: str) -> str:
     """The root (``GM[11]``, size, ``mark``, ``text``), then the set-up's own node."""
-    root = f"(;GM[{GM_NUMBER}]FF[4]CA[UTF-8]AP[stargtp]SZ[{position.size}]{mark}{text}"
+    rule = f"{SWAP_RULE[0]}[{SWAP_RULE[1]}]" if position.swap else ""
+    root = f"(;GM[{GM_NUMBER}]FF[4]CA[UTF-8]AP[stargtp]SZ[{position.size}]{rule}{mark}{text}"
     setup = position.setup()
     if setup is not None:
         board, to_move = setup
@@ -132,16 +141,18 @@ def _size(root: dict[str, list[str]], title: str, sizes: tuple[int, ...], defaul
 
 
 def start(root: dict[str, list[str]], values: list[str], position_class, y_board: bool):
-    """The empty board of the record's size, with the swap rule when a move
-    value is a swap (the ``GM`` and ``BOARD`` checked)."""
+    """The empty board of the record's size, with the swap rule when ``RU``
+    names it or a move value is a swap (the ``GM`` and ``BOARD`` checked)."""
     rules = position_class.rules
     if "GM" in root and root["GM"][0].strip() != str(GM_NUMBER):
         raise SgfError(f"GM[{root['GM'][0].strip()}] is not {rules.title} (GM[{GM_NUMBER}])")
     if is_y_record(root) and not y_board:
         raise SgfError(f"the record is of Y (BOARD[Y]), not {rules.title}")
     size = _size(root, rules.title, rules.sizes, rules.default_size)
+    ruled = any(SWAP_RULE[1] in re.split(r"[\s,;]+", value.strip().lower())
+                for value in root.get(SWAP_RULE[0], []))
     swapped = any(value.strip().lower() in position_class.SWAP_NAMES for value in values)
-    return position_class(size, swap=swapped)
+    return position_class(size, swap=ruled or swapped)
 
 
 def _points(position, value: str) -> list[int]:
@@ -161,7 +172,7 @@ def codec(position_class, y_board: bool, mark: str) -> RecordCodec:
     :mod:`stargtp.engine.sgf`."""
     return RecordCodec(start=partial(start, position_class=position_class, y_board=y_board),
                        head=partial(head, mark=mark), move_to_sgf=_format, move_from_sgf=move_from_sgf,
-                       points=_points, point_to_sgf=_format, own=frozenset({Y_MARK[0]}),
+                       points=_points, point_to_sgf=_format, own=frozenset({Y_MARK[0], SWAP_RULE[0]}),
                        ends_line=_resigns)
 
 

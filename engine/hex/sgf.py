@@ -5,7 +5,7 @@ format is described) for the Hex position.
 >>> from stargtp.engine.hex.position import Position
 >>> p = Position(3, swap=True); p.play(p.parse_move("a1")); p.play(p.parse_move("swap-pieces"))
 >>> print(write_sgf(p), end="")
-(;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]
+(;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RU[swap]
 ;B[a1]
 ;W[swap-pieces]
 )

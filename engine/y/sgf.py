@@ -5,7 +5,7 @@ format is described) for the Y position.
 >>> from stargtp.engine.y.position import Position
 >>> p = Position(3, swap=True); p.play(p.parse_move("a1")); p.play(p.parse_move("swap-pieces"))
 >>> print(write_sgf(p), end="")
-(;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]BOARD[Y]
+(;GM[11]FF[4]CA[UTF-8]AP[stargtp]SZ[3]RU[swap]BOARD[Y]
 ;B[a1]
 ;W[swap-pieces]
 )
