@@ -480,6 +480,9 @@ class Tree:
         root.solved = None  # the root chooses its move even when its outcome is known
         path: list[tuple[Node, int]] = []
         leaf = self._leaf_probability
+        # The default leaf, the evaluation alone, without the general call.
+        plain = not (config.regions or config.plies or config.region_eval)
+        sharpness = config.sharpness
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
@@ -508,7 +511,10 @@ class Tree:
                          if kind == PICK_ARROW else choice)
                     played += 1
                     if child is None:
-                        probability, solved = leaf(board, config)
+                        if plain:
+                            probability, solved = win_probability(evaluate(board), sharpness), False
+                        else:
+                            probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
                             child = Node(position_kind, board.to_move)
                             if solved:
