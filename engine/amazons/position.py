@@ -150,7 +150,6 @@ class ReachCounter:
         field = squares + 1
         self._bytes = (squares + 7) // 8
         self._extra = 8 * self._bytes - squares
-        reversed_mask = self._reversed
 
         up = down = guards = lows = 0
         for k in range(8):
@@ -166,7 +165,9 @@ class ReachCounter:
             packed = 0
             for k in range(8):
                 ray = geo.ray_masks[square * 8 + k]
-                packed |= (ray if k % 2 == 0 else reversed_mask(ray)) << (k * field)
+                if k % 2:
+                    ray = reversed_bits(ray, self._bytes, self._extra)
+                packed |= ray << (k * field)
             rays.append(packed)
         self.rays: tuple[int, ...] = tuple(rays)
         """Per square: its eight rays, one per field (see above)."""
@@ -176,14 +177,9 @@ class ReachCounter:
     def board(self, occupied: int) -> tuple[int, int]:
         """``(board, free)`` for :meth:`count`: the occupied squares copied
         into the eight fields with the guards, and its complement."""
-        board = occupied * self._up | self._reversed(occupied) * self._down | self._guards
+        board = (occupied * self._up | reversed_bits(occupied, self._bytes, self._extra) * self._down
+                 | self._guards)
         return board, ~board
-
-    def _reversed(self, mask: int) -> int:
-        """``mask`` with square ``s`` moved to ``square_count - 1 - s``: its
-        bytes in the other order, each byte's bits reversed by a table."""
-        return int.from_bytes(mask.to_bytes(self._bytes, "big").translate(_BIT_REVERSED),
-                              "little") >> self._extra
 
     def count(self, square: int, board: int, free: int) -> int:
         """How many squares a queen on ``square`` reaches on ``board``
@@ -194,6 +190,18 @@ class ReachCounter:
 
 _BIT_REVERSED = bytes(int(f"{byte:08b}"[::-1], 2) for byte in range(256))
 """Each byte with its bits in the other order."""
+
+
+def reversed_bits(bits: int, byte_count: int, extra: int) -> int:
+    """``bits``, a number of ``8 * byte_count - extra`` bits, with bit ``i``
+    moved to bit ``8 * byte_count - extra - 1 - i``: its bytes in the other
+    order, each byte's bits reversed by a table.
+
+    >>> bin(reversed_bits(0b0000000011, 2, 6))
+    '0b1100000000'
+    """
+    return int.from_bytes(bits.to_bytes(byte_count, "big").translate(_BIT_REVERSED), "little") >> extra
+
 _COUNTERS: dict[int, ReachCounter] = {}
 
 
