@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 
 from stargtp.engine.amazons.geometry import Geometry
-from stargtp.engine.amazons.position import Position, reach_counter, reversed_bits
+from stargtp.engine.amazons.position import _BIT_REVERSED, Position, reach_counter, reversed_bits
 from stargtp.engine.colour import BLACK, WHITE
 
 TIE_BONUS = 0.2
@@ -203,7 +203,7 @@ class _Packing:
 
     __slots__ = ("field", "block", "board", "up", "not_first_file", "not_last_file",
                  "size", "mine", "theirs", "five_blocks", "deep", "two_fields", "landing",
-                 "_bytes", "_extra")
+                 "bytes", "extra")
 
     def __init__(self, geo: Geometry) -> None:
         field = geo.square_count + geo.size + 1
@@ -215,8 +215,9 @@ class _Packing:
         """Rays longer than 7 squares: a fourth doubling step."""
         self.two_fields = (1 << 2 * field) - 1
         """Every bit of the first two fields (the unmirrored half)."""
-        self._bytes = (4 * field + 7) // 8
-        self._extra = 8 * self._bytes - 4 * field
+        self.bytes = (4 * field + 7) // 8
+        self.extra = 8 * self.bytes - 4 * field
+        """:meth:`mirror`'s arguments of :func:`reversed_bits`."""
         landing = geo.landing_masks
         self.up = tuple(geo.steps[d] for d in (0, 2, 4, 6))
         """The steps of the directions towards higher squares."""
@@ -241,7 +242,7 @@ class _Packing:
     def mirror(self, bits: int) -> int:
         """``bits`` (four fields) with bit ``i`` moved to bit ``4F - 1 - i``:
         :func:`stargtp.engine.amazons.position.reversed_bits`."""
-        return reversed_bits(bits, self._bytes, self._extra)
+        return reversed_bits(bits, self.bytes, self.extra)
 
     def mirrored(self, two: int, other: int | None = None) -> int:
         """Two fields ``two`` in the mirrored layout: ``two`` and the mirror
@@ -275,11 +276,12 @@ def _queen_fills(empty: int, packing: _Packing) -> list:
     return fills
 
 
-def _queen_step(frontier: int, fills: list, mirror) -> int:
+def _queen_step(frontier: int, fills: list, packing: _Packing) -> int:
     """Every square a queen move reaches from a square of ``frontier`` (the
     mirrored layout, and so is the answer), ``fills`` from
     :func:`_queen_fills`: the four directions towards higher bits, then the
-    mirror of what they reach for the other four."""
+    mirror of what they reach for the other four (:meth:`_Packing.mirror`,
+    inlined)."""
     new = 0
     for step, open_squares, step2, two, step4, four, step8, eight in fills:
         fill = frontier | (open_squares & (frontier << step))
@@ -288,7 +290,8 @@ def _queen_step(frontier: int, fills: list, mirror) -> int:
         if eight:
             fill |= eight & (fill << step8)
         new |= open_squares & (fill << step)
-    return new | mirror(new)
+    return new | int.from_bytes(new.to_bytes(packing.bytes, "big").translate(_BIT_REVERSED),
+                                "little") >> packing.extra
 
 
 def _queen_stack(frontier: int, reached: int, everything: int, fills: list,
@@ -306,7 +309,6 @@ def _queen_stack(frontier: int, reached: int, everything: int, fills: list,
     sums taken in the order of the one-side-at-a-time code, so that it is
     the same to the last bit."""
     block, field, board, half = packing.block, packing.field, packing.board, packing.two_fields
-    mirror = packing.mirror
     halves = _HALVES
     my_sum = their_sum = 0
     stack = reach_stack = 0
@@ -328,7 +330,7 @@ def _queen_stack(frontier: int, reached: int, everything: int, fills: list,
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
         shift += block
         k += 1
-        new = _queen_step(new, fills, mirror) & ~reached
+        new = _queen_step(new, fills, packing) & ~reached
         if not new:
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
 
@@ -401,7 +403,7 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     empty |= empty << field
     fills = _queen_fills(packing.mirrored(empty), packing)
     amazons = packing.mirrored(sources)
-    first = _queen_step(amazons, fills, packing.mirror)
+    first = _queen_step(amazons, fills, packing)
     kings, kings_reached, everything = _king_stack(sources, empty, packing)
 
     if not first:
