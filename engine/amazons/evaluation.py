@@ -260,30 +260,43 @@ def _packing(geo: Geometry) -> _Packing:
     return packing
 
 
-def _queen_fills(empty: int, packing: _Packing) -> list:
-    """The per-direction masks of the occluded fills (:class:`_Packing`) over
-    the squares of ``empty`` (the mirrored layout), for the four directions
-    towards higher bits: ``(s, E, 2s, E2, 4s, E4, 8s, E8)`` with ``E8 = 0``
-    on boards whose rays are at most 7 long."""
+def _queen_fills(empty: int, packing: _Packing) -> tuple[int, list]:
+    """The masks of the queen steps (:class:`_Packing`) over the squares of
+    ``empty`` (the mirrored layout): where an eastward step may land (the
+    east rays are runs of consecutive bits, slid by a subtraction, see
+    :func:`_queen_step`), and for the three other directions towards higher
+    bits the occluded fills' ``(s, E, 2s, E2, 4s, E4, 8s, E8)``, with
+    ``E8 = 0`` on boards whose rays are at most 7 long."""
     deep = packing.deep
+    steps, landing = packing.up, packing.landing
     fills = []
-    for step, landing in zip(packing.up, packing.landing):
-        open_squares = empty & landing
+    for step, lands in zip(steps[1:], landing[1:]):
+        open_squares = empty & lands
         two = open_squares & (open_squares << step)
         four = two & (two << 2 * step)
         fills.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
                       four & (four << 4 * step) if deep else 0))
-    return fills
+    return empty & landing[0], fills
 
 
-def _queen_step(frontier: int, fills: list, packing: _Packing) -> int:
+def _queen_step(frontier: int, fills: tuple[int, list], packing: _Packing) -> int:
     """Every square a queen move reaches from a square of ``frontier`` (the
     mirrored layout, and so is the answer), ``fills`` from
     :func:`_queen_fills`: the four directions towards higher bits, then the
     mirror of what they reach for the other four (:meth:`_Packing.mirror`,
-    inlined)."""
-    new = 0
-    for step, open_squares, step2, two, step4, four, step8, eight in fills:
+    inlined).
+
+    Eastward (westward in the mirror) the squares of a rank are consecutive
+    bits, so the slide is a subtraction: with ``o`` the squares a step may
+    not land on (the other squares of the rank, the first file, the
+    padding) plus the frontier, ``o - 2f`` borrows from the square after
+    each frontier square up to the first square of ``o`` beyond it, and
+    ``o ^ (o - 2f)`` is those squares (the blocker included, which the
+    landing mask takes out again)."""
+    east, others = fills
+    blocked = ~east | frontier
+    new = (blocked ^ (blocked - (frontier << 1))) & east
+    for step, open_squares, step2, two, step4, four, step8, eight in others:
         fill = frontier | (open_squares & (frontier << step))
         fill |= two & (fill << step2)
         fill |= four & (fill << step4)
@@ -294,7 +307,7 @@ def _queen_step(frontier: int, fills: list, packing: _Packing) -> int:
                                 "little") >> packing.extra
 
 
-def _queen_stack(frontier: int, reached: int, everything: int, fills: list,
+def _queen_stack(frontier: int, reached: int, everything: int, fills: tuple[int, list],
                  packing: _Packing) -> tuple[int, int, float]:
     """The queen-distance layers of both sides (two fields, see
     :class:`_Packing`) as ``(stack, reach_stack, c1)``: layer ``k`` at block
