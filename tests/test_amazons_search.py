@@ -451,17 +451,34 @@ SEARCHES_OF_D67567E = {
 }
 
 
-@pytest.mark.parametrize("size", [6, 8, 10])
-def test_the_search_is_the_one_of_d67567e(size):
+# The same with other parameters (key: size and parameters): two levels per
+# move (lazily opened arrows under pairs), no widening (every arrow opened),
+# whole moves (no arrow level).
+OTHER_SEARCHES_OF_D67567E = {
+    (8, "split=2"): ((5, 29, 61), 109, [((5, 29, 13), 24, 23.900424), ((5, 29, 15), 24, 23.888744),
+                                         ((5, 29, 38), 24, 23.88139)]),
+    (6, "widening=off"): ((6, 13, 14), 151, [((6, 13, 14), 980, 717.996924), ((6, 13, 7), 29, 17.676352),
+                                              ((6, 13, 8), 19, 10.888062)]),
+    (10, "split=1,playouts=300"): ((83, 33, 83), 10, [((83, 33, 83), 126, 92.687139),
+                                                      ((83, 43, 83), 60, 40.85907),
+                                                      ((26, 44, 26), 36, 19.78392)]),
+}
+
+
+@pytest.mark.parametrize("size,params", [(6, ""), (8, ""), (10, ""), *OTHER_SEARCHES_OF_D67567E])
+def test_the_search_is_the_one_of_d67567e(size, params):
     from stargtp.engine.players import make_player
 
     rng = random.Random(size * 100 + 10)
     p = Position(size)
     for _ in range(10):
         p.play_unchecked(random_move(p, rng))
-    result = make_player("amazons-mcts", seed=3, playouts="1500").genmove(p, Limits())
-    move, visited, top = SEARCHES_OF_D67567E[size]
-    assert tuple(result.move) == move and result.playouts == 1500 and len(result.root) == visited
+    values = {"playouts": "1500", **dict(item.split("=") for item in params.split(",") if item)}
+    result = make_player("amazons-mcts", seed=3, **values).genmove(p, Limits())
+    move, visited, top = (OTHER_SEARCHES_OF_D67567E[size, params] if params
+                          else SEARCHES_OF_D67567E[size])
+    assert tuple(result.move) == move and result.playouts == int(values["playouts"])
+    assert len(result.root) == visited
     most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
     assert [(tuple(m), v) for m, (v, _) in most] == [(m, v) for m, v, _ in top]
     assert [w for _, (_, w) in most] == pytest.approx([w for _, _, w in top], abs=1e-6)
