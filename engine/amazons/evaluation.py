@@ -358,11 +358,14 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
     frontier = reached = sources
     stack = reach_stack = 0
     shift = 0
+    # The squares not reached yet (the amazons are not empty).
+    unreached = empty
     while True:
         row = frontier | ((frontier << 1) & not_first_file) | ((frontier >> 1) & not_last_file)
-        new = (row | (row << size) | (row >> size)) & empty & ~reached
+        new = (row | (row << size) | (row >> size)) & unreached
         if not new:
             return stack, reach_stack | (reached * packing.five_blocks) << shift, reached
+        unreached ^= new
         reached |= new
         stack |= new << shift
         reach_stack |= reached << shift
@@ -370,15 +373,16 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
         frontier = new
 
 
-def _territory(stack: int, reach_stack: int, packing: _Packing) -> float:
+def _territory(stack: int, reach_stack: int, packing: _Packing) -> tuple[float, int]:
     """``t``: squares nearer to the side to move (at distance ``k + 1`` from
     it and not reached by the opponent by then) minus those nearer to the
-    opponent, plus the tie bonus per square at the same distance from both."""
+    opponent, plus the tie bonus per square at the same distance from both;
+    and the number of those ties, which ``w`` needs too."""
     field, mine = packing.field, packing.mine
     nearer = (stack & mine & ~(reach_stack >> field)).bit_count()
     farther = ((stack >> field) & mine & ~reach_stack).bit_count()
     ties = (stack & (stack >> field) & mine).bit_count()
-    return nearer - farther + TIE_BONUS * ties
+    return nearer - farther + TIE_BONUS * ties, ties
 
 
 def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
@@ -424,15 +428,17 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
         c1 = 0.0
     else:
         queens, queens_reached, c1 = _queen_stack(first, amazons, everything, fills, packing)
-    t1 = _territory(queens, queens_reached, packing)
+    t1, ties = _territory(queens, queens_reached, packing)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
     # down by d blocks onto the side to move's (d >= 0), or the side to
     # move's moved down by -d blocks onto the opponent's (d < 0).
     spread = _SPREAD
     w = 0.0
-    d = _MIDDLE
-    moved = queens >> field
+    if ties:  # difference 0: the ties of t1
+        w += ties * spread[_MIDDLE]
+    d = _MIDDLE + 1
+    moved = queens >> (field + block)
     while moved:
         count = (queens & moved & mine).bit_count()
         if count:
@@ -450,15 +456,15 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     # w is a sum of multiples of powers of 2 small enough to be exact in any
     # order.
 
-    t2 = _territory(kings, kings_reached, packing)
+    t2 = _territory(kings, kings_reached, packing)[0]
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
     # those are its squares at distance k + 1 that the other had not
     # reached 5 layers later.
     lead = _LEAD
     c2 = 0.0
-    moved = kings >> field
-    for d in range(_MIDDLE, _MIDDLE + 6):
+    moved = kings >> (field + block)  # difference 0 weighs 0
+    for d in range(_MIDDLE + 1, _MIDDLE + 6):
         if not moved:
             break
         count = (kings & moved & mine).bit_count()
