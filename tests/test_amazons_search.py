@@ -176,7 +176,9 @@ def test_cheap_order_fast_paths_match_the_sorts_they_replace(size):
     their score classes, reach counts packed by ReachCounter) against the
     plain sorts by the same scores (queen_reach counts, the arrow scorer),
     on 1,000 positions of seeded random games per size: the amazon node,
-    one destination node and three arrow nodes of each."""
+    one destination node and three arrow nodes of each. (The scorer and the
+    classes share the score's masks, which the test above checks square by
+    square.)"""
     from stargtp.engine.amazons.position import queen_reach
     from stargtp.engine.bits import bit_list
 

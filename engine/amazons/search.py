@@ -281,6 +281,20 @@ class MoveOrdering:
     @staticmethod
     def _arrow_scorer(board: Position, origin: int, target: int) -> Callable[[int], float]:
         """The cheap arrow score after the amazon's step ``origin -> target``."""
+        reached, twice, near, own = MoveOrdering._arrow_masks(board, origin, target)
+
+        def score(arrow: int) -> float:
+            bit = 1 << arrow
+            return ((bit & reached != 0) + (bit & twice != 0) + 2 * (bit & near != 0)
+                    - (bit & own != 0))
+
+        return score
+
+    @staticmethod
+    def _arrow_masks(board: Position, origin: int, target: int) -> tuple[int, int, int, int]:
+        """The squares of the cheap arrow score after the amazon's step
+        ``origin -> target``: reached by an opponent amazon, by two of them,
+        next to one, and next to one of ours."""
         geo = board.geometry
         ray_masks, king_masks = geo.ray_masks, geo.king_masks
         after = board.occupied ^ (1 << origin) ^ (1 << target)
@@ -294,13 +308,7 @@ class MoveOrdering:
         for square in board.amazons(board.to_move):
             if square != origin:
                 own |= king_masks[square]
-
-        def score(arrow: int) -> float:
-            bit = 1 << arrow
-            return ((bit & reached != 0) + (bit & twice != 0) + 2 * (bit & near != 0)
-                    - (bit & own != 0))
-
-        return score
+        return reached, twice, near, own
 
     @staticmethod
     def _arrow_classes(board: Position, origin: int, target: int) -> tuple[tuple[int, ...], int]:
@@ -310,21 +318,8 @@ class MoveOrdering:
         each lowest square first, gives the arrows best first, ties in
         square order, as sorting them by :meth:`_arrow_scorer` does
         (``tests/test_amazons_search.py`` compares the two)."""
-        geo = board.geometry
-        ray_masks, king_masks = geo.ray_masks, geo.king_masks
-        lifted = board.occupied ^ (1 << origin)
-        arrows = queen_reach(target, lifted, ray_masks)
-        after = lifted ^ (1 << target)
-        reached = twice = near = 0
-        for square in board.amazons(3 - board.to_move):
-            reach = queen_reach(square, after, ray_masks)
-            twice |= reached & reach
-            reached |= reach
-            near |= king_masks[square]
-        own = king_masks[target]
-        for square in board.amazons(board.to_move):
-            if square != origin:
-                own |= king_masks[square]
+        arrows = queen_reach(target, board.occupied ^ (1 << origin), board.geometry.ray_masks)
+        reached, twice, near, own = MoveOrdering._arrow_masks(board, origin, target)
         # score = [reached] + [twice] + 2 [near] - [own], twice within reached:
         # first the classes of [reached] + [twice] + 2 [near] (0 to 4) ...
         close = arrows & near
