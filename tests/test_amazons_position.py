@@ -311,3 +311,35 @@ def test_winning_move_is_the_first_move_that_shuts_the_opponent_in():
                 wins += bool(winners)
                 p.play(random_move(p, rng))
     assert positions == 1681 and wins == 61
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_reach_counter_matches_queen_reach(size):
+    """The packed count of :class:`ReachCounter` against the slow reference,
+    ``queen_reach(...).bit_count()``, for every square of 1,000 boards per
+    size: random occupancies of every density and positions of seeded
+    random games (the board's own squares, occupied or not, included)."""
+    from stargtp.engine.amazons.position import queen_reach, reach_counter
+
+    geo = Position(size).geometry
+    counter = reach_counter(geo)
+    rng = random.Random(size)
+    boards = []
+    for _ in range(500):
+        occupied = rng.getrandbits(geo.square_count)
+        for _ in range(rng.randrange(4)):
+            occupied &= rng.getrandbits(geo.square_count)
+        boards.append(occupied)
+    while len(boards) < 1000:
+        position = Position(size)
+        for _ in range(rng.randrange(60)):
+            move = random_move(position, rng)
+            if move is None:
+                break
+            position.play(move)
+        boards.append(position.occupied)
+    boards[:2] = [0, geo.full_mask]
+    for occupied in boards:
+        board, free = counter.board(occupied)
+        assert [counter.count(s, board, free) for s in range(geo.square_count)] == [
+            queen_reach(s, occupied, geo.ray_masks).bit_count() for s in range(geo.square_count)]

@@ -170,6 +170,46 @@ def test_cheap_arrow_order_follows_its_documented_score():
             assert arrows == sorted(arrows, key=lambda a: -arrow_score(a))  # ties: square order
 
 
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_cheap_order_fast_paths_match_the_sorts_they_replace(size):
+    """The cheap order as the search builds it (arrows walked lazily from
+    their score classes, reach counts packed by ReachCounter) against the
+    plain sorts by the same scores (queen_reach counts, the arrow scorer),
+    on 1,000 positions of seeded random games per size: the amazon node,
+    one destination node and three arrow nodes of each. (The scorer and the
+    classes share the score's masks, which the test above checks square by
+    square.)"""
+    from stargtp.engine.amazons.position import queen_reach
+    from stargtp.engine.bits import bit_list
+
+    rng = random.Random(size)
+    ordering = MoveOrdering("cheap", random.Random(0), lambda: False)
+    checked = 0
+    while checked < 1000:
+        position = random_position(rng.randrange(10**9), size, rng.randrange(size * size // 2))
+        if position.is_over():
+            continue
+        checked += 1
+        me = position.to_move
+        occupied, ray_masks = position.occupied, position.geometry.ray_masks
+        amazons = [s for s in position.amazons(me) if position.geometry.king_masks[s] & ~occupied]
+        assert ordering.choices(Node(PICK_AMAZON, me), position) == sorted(
+            amazons, key=lambda s: -queen_reach(s, occupied, ray_masks).bit_count())
+        origin = rng.choice(amazons)
+        lifted = occupied ^ (1 << origin)
+        targets = ordering.choices(Node(PICK_DESTINATION, me, origin), position)
+        assert targets == sorted(bit_list(queen_reach(origin, occupied, ray_masks)),
+                                 key=lambda t: -queen_reach(t, lifted, ray_masks).bit_count())
+        for _ in range(3):
+            origin, target, _ = rng.choice(position.legal_moves())
+            node = Node(PICK_ARROW, me, origin, target)
+            expected = sorted(bit_list(queen_reach(target, occupied ^ (1 << origin), ray_masks)),
+                              key=MoveOrdering._arrow_scorer(position, origin, target), reverse=True)
+            assert ordering.choices(node, position) == expected
+            first, more, count = ordering.start(node, position)
+            assert first == [] and list(more) == expected and count == len(expected)
+
+
 # -- the tree ---------------------------------------------------------------------------------
 
 def check_counts(node: Node, is_root: bool = True, expand: int = 0) -> int:
@@ -413,17 +453,34 @@ SEARCHES_OF_D67567E = {
 }
 
 
-@pytest.mark.parametrize("size", [6, 8, 10])
-def test_the_search_is_the_one_of_d67567e(size):
+# The same with other parameters (key: size and parameters): two levels per
+# move (lazily opened arrows under pairs), no widening (every arrow opened),
+# whole moves (no arrow level).
+OTHER_SEARCHES_OF_D67567E = {
+    (8, "split=2"): ((5, 29, 61), 109, [((5, 29, 13), 24, 23.900424), ((5, 29, 15), 24, 23.888744),
+                                         ((5, 29, 38), 24, 23.88139)]),
+    (6, "widening=off"): ((6, 13, 14), 151, [((6, 13, 14), 980, 717.996924), ((6, 13, 7), 29, 17.676352),
+                                              ((6, 13, 8), 19, 10.888062)]),
+    (10, "split=1,playouts=300"): ((83, 33, 83), 10, [((83, 33, 83), 126, 92.687139),
+                                                      ((83, 43, 83), 60, 40.85907),
+                                                      ((26, 44, 26), 36, 19.78392)]),
+}
+
+
+@pytest.mark.parametrize("size,params", [(6, ""), (8, ""), (10, ""), *OTHER_SEARCHES_OF_D67567E])
+def test_the_search_is_the_one_of_d67567e(size, params):
     from stargtp.engine.players import make_player
 
     rng = random.Random(size * 100 + 10)
     p = Position(size)
     for _ in range(10):
         p.play_unchecked(random_move(p, rng))
-    result = make_player("amazons-mcts", seed=3, playouts="1500").genmove(p, Limits())
-    move, visited, top = SEARCHES_OF_D67567E[size]
-    assert tuple(result.move) == move and result.playouts == 1500 and len(result.root) == visited
+    values = {"playouts": "1500", **dict(item.split("=") for item in params.split(",") if item)}
+    result = make_player("amazons-mcts", seed=3, **values).genmove(p, Limits())
+    move, visited, top = (OTHER_SEARCHES_OF_D67567E[size, params] if params
+                          else SEARCHES_OF_D67567E[size])
+    assert tuple(result.move) == move and result.playouts == int(values["playouts"])
+    assert len(result.root) == visited
     most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
     assert [(tuple(m), v) for m, (v, _) in most] == [(m, v) for m, v, _ in top]
     assert [w for _, (_, w) in most] == pytest.approx([w for _, _, w in top], abs=1e-6)

@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 
 from stargtp.engine.amazons.geometry import Geometry
-from stargtp.engine.amazons.position import Position
+from stargtp.engine.amazons.position import _BIT_REVERSED, Position, reach_counter, reversed_bits
 from stargtp.engine.colour import BLACK, WHITE
 
 TIE_BONUS = 0.2
@@ -164,8 +164,8 @@ _LEAD = tuple(max(-1.0, min(1.0, d / 6)) for d in range(-_MIDDLE, _MIDDLE + 1))
 class _Packing:
     """How several boards' worth of bits share one integer, on one board size.
 
-    A *field* is a board's worth of bits, ``square_count`` of them, followed
-    by ``size + 1`` bits of padding, so ``F = square_count + size + 1`` bits.
+    A *field* is a board's worth of bits, ``square_count`` of them, and
+    ``size + 1`` bits of padding, so ``F = square_count + size + 1`` bits.
     Every mask that lets a shift land (the empty squares, per direction) is
     zero in the padding and no single step is longer than ``size + 1``, so a
     sliding move never crosses from one field into the next; one shift, one
@@ -173,11 +173,16 @@ class _Packing:
 
     The evaluation uses three layouts:
 
-    * one field per amazon (the side to move's first, in square order, then
-      the opponent's), for the first queen layer: each amazon's reach, whose
-      size the mobility term needs;
     * two fields, the side to move's squares at bit 0 and the opponent's at
-      bit ``F``: the breadth-first search runs both sides at once;
+      bit ``F``: the breadth-first searches run both sides at once;
+    * the same two fields *mirrored*: four fields, the two above and then
+      their mirror image (:meth:`mirror`, bit ``i`` to bit ``4F - 1 - i``),
+      the opponent's board reversed in field 2 and the side to move's in
+      field 3 (each in the top ``square_count`` bits of its field, the
+      padding below). A step towards lower squares is, in the mirror, a
+      step towards higher bits, so the queen steps slide in the four
+      directions towards higher bits only and one mirror adds the other
+      four: half the shifts;
     * a *stack*: the two fields of layer ``k`` (distance ``k + 1``) at bit
       ``2 F k`` (block ``k``), and what each side had reached by then at the
       same place of a second integer, so that a term that pairs layer ``i`` of
@@ -190,16 +195,15 @@ class _Packing:
     ``g |= E2 & g << 2s``, ``g |= E4 & g << 4s`` extends every square of ``g``
     over up to 7 empty squares (15 with ``E8``; a ray is at most ``size - 1``
     long) and ``E & g << s`` is then what ``g`` reaches: four shifts per
-    direction whatever the ray lengths. ``E``, ``E2``, ... are computed once
-    per evaluation, in the per-amazon layout (at least two fields, whatever
-    the number of amazons), and serve the two-field search as they are (an
-    ``and`` is as long as its shorter operand). The doubling
-    shifts are longer than the padding, but ``E2``, ``E4`` and ``E8`` hold a
-    square only if the squares one step, two steps, ... back are open, and a
-    chain of single steps cannot jump the padding."""
+    direction whatever the ray lengths. The doubling shifts are longer than
+    the padding, but ``E2``, ``E4`` and ``E8`` hold a square only if the
+    squares one step, two steps, ... back are open, and a chain of single
+    steps cannot jump the padding (at least ``size + 1`` bits between any
+    two fields' squares, mirrored or not)."""
 
-    __slots__ = ("field", "block", "board", "up", "down", "not_first_file", "not_last_file",
-                 "size", "mine", "theirs", "five_blocks", "deep", "_per_amazon")
+    __slots__ = ("field", "block", "board", "up", "not_first_file", "not_last_file",
+                 "size", "mine", "theirs", "five_blocks", "deep", "two_fields", "landing",
+                 "bytes", "extra")
 
     def __init__(self, geo: Geometry) -> None:
         field = geo.square_count + geo.size + 1
@@ -207,11 +211,22 @@ class _Packing:
         self.block = 2 * field
         self.board = geo.full_mask
         """One field's squares, at bit 0."""
-        self.up = tuple((geo.steps[d], d) for d in (0, 2, 4, 6))
-        self.down = tuple((-geo.steps[d], d) for d in (1, 3, 5, 7))
         self.deep = geo.size > 8
         """Rays longer than 7 squares: a fourth doubling step."""
+        self.two_fields = (1 << 2 * field) - 1
+        """Every bit of the first two fields (the unmirrored half)."""
+        self.bytes = (4 * field + 7) // 8
+        self.extra = 8 * self.bytes - 4 * field
+        """:meth:`mirror`'s arguments of :func:`reversed_bits`."""
         landing = geo.landing_masks
+        self.up = tuple(geo.steps[d] for d in (0, 2, 4, 6))
+        """The steps of the directions towards higher squares."""
+        self.landing = tuple(
+            self.mirrored(landing[d] | landing[d] << field, landing[d + 1] | landing[d + 1] << field)
+            for d in (0, 2, 4, 6))
+        """Per direction of ``up``, in the mirrored layout: where its step
+        may land in the first two fields, and in the mirror where the
+        opposite direction's may."""
         self.not_first_file = landing[0] | landing[0] << field
         self.not_last_file = landing[1] | landing[1] << field
         self.size = geo.size
@@ -223,16 +238,16 @@ class _Packing:
         """The opponent's field of every block."""
         self.five_blocks = sum(1 << (self.block * k) for k in range(5))
         """``*`` copies two fields into 5 consecutive blocks."""
-        self._per_amazon: dict[int, tuple[int, tuple[int, ...]]] = {}
 
-    def per_amazon(self, count: int, landing_masks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-        """For ``count`` fields: the integer whose ``*`` copies a board into
-        every field, and each direction's landing mask in every field."""
-        found = self._per_amazon.get(count)
-        if found is None:
-            repeat = sum(1 << (self.field * k) for k in range(count))
-            found = self._per_amazon[count] = (repeat, tuple(mask * repeat for mask in landing_masks))
-        return found
+    def mirror(self, bits: int) -> int:
+        """``bits`` (four fields) with bit ``i`` moved to bit ``4F - 1 - i``:
+        :func:`stargtp.engine.amazons.position.reversed_bits`."""
+        return reversed_bits(bits, self.bytes, self.extra)
+
+    def mirrored(self, two: int, other: int | None = None) -> int:
+        """Two fields ``two`` in the mirrored layout: ``two`` and the mirror
+        of ``other`` (by default of ``two`` itself)."""
+        return two | self.mirror(two if other is None else other)
 
 
 _PACKINGS: dict[int, _Packing] = {}
@@ -245,83 +260,90 @@ def _packing(geo: Geometry) -> _Packing:
     return packing
 
 
-def _queen_fills(empty: int, landing: tuple[int, ...], packing: _Packing) -> tuple[list, list]:
-    """The per-direction masks of the occluded fills (:class:`_Packing`) over
-    the squares of ``empty`` (in any number of fields): for the directions
-    towards higher bits and for the others, ``(s, E, 2s, E2, 4s, E4, 8s, E8)``
-    with ``E8 = 0`` on boards whose rays are at most 7 long."""
+def _queen_fills(empty: int, packing: _Packing) -> tuple[int, list]:
+    """The masks of the queen steps (:class:`_Packing`) over the squares of
+    ``empty`` (the mirrored layout): where an eastward step may land (the
+    east rays are runs of consecutive bits, slid by a subtraction, see
+    :func:`_queen_step`), and for the three other directions towards higher
+    bits the occluded fills' ``(s, E, 2s, E2, 4s, E4, 8s, E8)``, with
+    ``E8 = 0`` on boards whose rays are at most 7 long."""
     deep = packing.deep
-    up = []
-    for step, d in packing.up:
-        open_squares = empty & landing[d]
+    steps, landing = packing.up, packing.landing
+    fills = []
+    for step, lands in zip(steps[1:], landing[1:]):
+        open_squares = empty & lands
         two = open_squares & (open_squares << step)
         four = two & (two << 2 * step)
-        up.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
-                   four & (four << 4 * step) if deep else 0))
-    down = []
-    for step, d in packing.down:
-        open_squares = empty & landing[d]
-        two = open_squares & (open_squares >> step)
-        four = two & (two >> 2 * step)
-        down.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
-                     four & (four >> 4 * step) if deep else 0))
-    return up, down
+        fills.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
+                      four & (four << 4 * step) if deep else 0))
+    return empty & landing[0], fills
 
 
-def _queen_step(frontier: int, up: list, down: list) -> int:
-    """Every square a queen move reaches from a square of ``frontier`` (in
-    any number of fields), ``up`` and ``down`` from :func:`_queen_fills`."""
-    new = 0
-    for step, open_squares, step2, two, step4, four, step8, eight in up:
+def _queen_step(frontier: int, fills: tuple[int, list], packing: _Packing) -> int:
+    """Every square a queen move reaches from a square of ``frontier`` (the
+    mirrored layout, and so is the answer), ``fills`` from
+    :func:`_queen_fills`: the four directions towards higher bits, then the
+    mirror of what they reach for the other four (:meth:`_Packing.mirror`,
+    inlined).
+
+    Eastward (westward in the mirror) the squares of a rank are consecutive
+    bits, so the slide is a subtraction: with ``o`` the squares a step may
+    not land on (the other squares of the rank, the first file, the
+    padding) plus the frontier, ``o - 2f`` borrows from the square after
+    each frontier square up to the first square of ``o`` beyond it, and
+    ``o ^ (o - 2f)`` is those squares (the blocker included, which the
+    landing mask takes out again)."""
+    east, others = fills
+    blocked = ~east | frontier
+    new = (blocked ^ (blocked - (frontier << 1))) & east
+    for step, open_squares, step2, two, step4, four, step8, eight in others:
         fill = frontier | (open_squares & (frontier << step))
         fill |= two & (fill << step2)
         fill |= four & (fill << step4)
         if eight:
             fill |= eight & (fill << step8)
         new |= open_squares & (fill << step)
-    for step, open_squares, step2, two, step4, four, step8, eight in down:
-        fill = frontier | (open_squares & (frontier >> step))
-        fill |= two & (fill >> step2)
-        fill |= four & (fill >> step4)
-        if eight:
-            fill |= eight & (fill >> step8)
-        new |= open_squares & (fill >> step)
-    return new
+    return new | int.from_bytes(new.to_bytes(packing.bytes, "big").translate(_BIT_REVERSED),
+                                "little") >> packing.extra
 
 
-def _queen_stack(frontier: int, reached: int, everything: int, up: list, down: list,
+def _queen_stack(frontier: int, reached: int, everything: int, fills: tuple[int, list],
                  packing: _Packing) -> tuple[int, int, float]:
     """The queen-distance layers of both sides (two fields, see
     :class:`_Packing`) as ``(stack, reach_stack, c1)``: layer ``k`` at block
     ``k``, and at block ``k`` of the second what each side had reached then
     (its amazons included); a block past the last layer of both sides is 0
-    in both. ``frontier`` is the first layer, ``reached`` the amazons and
-    ``everything`` what they reach in the end, which the king search already
-    knows (a queen path is a chain of king steps over empty squares): the
-    search stops there, without a last step that finds nothing. ``c1`` is
-    the term of that name, its two sums taken in the order of the
-    one-side-at-a-time code, so that it is the same to the last bit."""
-    block, field, board = packing.block, packing.field, packing.board
+    in both. ``frontier`` is the first layer and ``reached`` the amazons,
+    both mirrored (the search runs in the mirrored layout, ``fills`` from
+    :func:`_queen_fills`); ``everything`` is what they reach in the end (two
+    fields), which the king search already knows (a queen path is a chain
+    of king steps over empty squares): the search stops there, without a
+    last step that finds nothing. ``c1`` is the term of that name, its two
+    sums taken in the order of the one-side-at-a-time code, so that it is
+    the same to the last bit."""
+    block, field, board, half = packing.block, packing.field, packing.board, packing.two_fields
     halves = _HALVES
     my_sum = their_sum = 0
     stack = reach_stack = 0
     shift = k = 0
     new = frontier
     while True:
-        count = (new & board).bit_count()
+        layer = new & half
+        count = (layer & board).bit_count()
         if count:
             my_sum += count * halves[k]
-        count = (new >> field).bit_count()
+        count = (layer >> field).bit_count()
         if count:
             their_sum += count * halves[k]
         reached |= new
-        stack |= new << shift
-        reach_stack |= reached << shift
-        if reached == everything:
+        so_far = reached & half
+        stack |= layer << shift
+        reach_stack |= so_far << shift
+        if so_far == everything:
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
         shift += block
         k += 1
-        new = _queen_step(new, up, down) & ~reached
+        new = _queen_step(new, fills, packing) & ~reached
         if not new:
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
 
@@ -336,11 +358,14 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
     frontier = reached = sources
     stack = reach_stack = 0
     shift = 0
+    # The squares not reached yet (the amazons are not empty).
+    unreached = empty
     while True:
         row = frontier | ((frontier << 1) & not_first_file) | ((frontier >> 1) & not_last_file)
-        new = (row | (row << size) | (row >> size)) & empty & ~reached
+        new = (row | (row << size) | (row >> size)) & unreached
         if not new:
             return stack, reach_stack | (reached * packing.five_blocks) << shift, reached
+        unreached ^= new
         reached |= new
         stack |= new << shift
         reach_stack |= reached << shift
@@ -348,22 +373,24 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
         frontier = new
 
 
-def _territory(stack: int, reach_stack: int, packing: _Packing) -> float:
+def _territory(stack: int, reach_stack: int, packing: _Packing) -> tuple[float, int]:
     """``t``: squares nearer to the side to move (at distance ``k + 1`` from
     it and not reached by the opponent by then) minus those nearer to the
-    opponent, plus the tie bonus per square at the same distance from both."""
+    opponent, plus the tie bonus per square at the same distance from both;
+    and the number of those ties, which ``w`` needs too."""
     field, mine = packing.field, packing.mine
     nearer = (stack & mine & ~(reach_stack >> field)).bit_count()
     farther = ((stack >> field) & mine & ~reach_stack).bit_count()
     ties = (stack & (stack >> field) & mine).bit_count()
-    return nearer - farther + TIE_BONUS * ties
+    return nearer - farther + TIE_BONUS * ties, ties
 
 
 def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
     """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
     (the module docstring defines them). Both sides' distance layers are
-    computed together, packed in one integer (:class:`_Packing`), each
-    amazon's reach serves both the mobility term and the first queen layer,
+    computed together, packed in one integer (:class:`_Packing`), the
+    queen steps in the mirrored layout, each amazon's reach (the mobility)
+    is counted by :class:`stargtp.engine.amazons.position.ReachCounter`,
     and the sums over pairs of layers are one ``bit_count`` per distance
     difference: this is the hot path of the Amazons search.
     tests/amazons_reference.py keeps the one-side-at-a-time version it
@@ -371,56 +398,47 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     square-by-square reference)."""
     geo = position.geometry
     packing = _packing(geo)
-    field, block, mine, theirs, board = (packing.field, packing.block, packing.mine,
-                                         packing.theirs, packing.board)
+    field, block, mine, theirs = packing.field, packing.block, packing.mine, packing.theirs
     me = position.to_move
-    my_amazons = position.amazons(me)
-    their_amazons = position.amazons(3 - me)
-    empty = geo.full_mask & ~position.occupied
-    # Each amazon in a field of its own: one queen step gives every reach.
-    amazons = sources = 0
-    shift = 0
-    for square in my_amazons:
-        amazons |= 1 << (square + shift)
-        sources |= 1 << square
-        shift += field
-    for square in their_amazons:
-        amazons |= 1 << (square + shift)
-        sources |= 1 << (square + field)
-        shift += field
-    # At least two fields: the masks serve the two-field search too.
-    repeat, landing = packing.per_amazon(max(2, len(my_amazons) + len(their_amazons)), geo.landing_masks)
-    up, down = _queen_fills(empty * repeat, landing, packing)
-    reaches = _queen_step(amazons, up, down)
-    first = 0
+    occupied = position.occupied
+    # Each amazon's reach counted on its own (the mobility term) ...
+    counter = reach_counter(geo)
+    counted, free = counter.board(occupied)
+    guarded, lows, rays = counter.guarded, counter.lows, counter.rays
     my_mobility = their_mobility = 0.0
-    for _ in my_amazons:
-        reach = reaches & board
-        reaches >>= field
-        first |= reach
-        my_mobility += 1.0 / (1 + reach.bit_count())
-    for _ in their_amazons:
-        reach = reaches & board
-        reaches >>= field
-        first |= reach << field
-        their_mobility += 1.0 / (1 + reach.bit_count())
+    sources = 0
+    for square in position.amazons(me):
+        sources |= 1 << square
+        my_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
+                                   & free).bit_count())
+    for square in position.amazons(3 - me):
+        sources |= 1 << (square + field)
+        their_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
+                                      & free).bit_count())
+    # ... and the first queen layer of each side from all its amazons at once.
+    empty = geo.full_mask & ~occupied
     empty |= empty << field
+    fills = _queen_fills(packing.mirrored(empty), packing)
+    amazons = packing.mirrored(sources)
+    first = _queen_step(amazons, fills, packing)
     kings, kings_reached, everything = _king_stack(sources, empty, packing)
 
     if not first:
         queens = queens_reached = 0
         c1 = 0.0
     else:
-        queens, queens_reached, c1 = _queen_stack(first, sources, everything, up, down, packing)
-    t1 = _territory(queens, queens_reached, packing)
+        queens, queens_reached, c1 = _queen_stack(first, amazons, everything, fills, packing)
+    t1, ties = _territory(queens, queens_reached, packing)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
     # down by d blocks onto the side to move's (d >= 0), or the side to
     # move's moved down by -d blocks onto the opponent's (d < 0).
     spread = _SPREAD
     w = 0.0
-    d = _MIDDLE
-    moved = queens >> field
+    if ties:  # difference 0: the ties of t1
+        w += ties * spread[_MIDDLE]
+    d = _MIDDLE + 1
+    moved = queens >> (field + block)
     while moved:
         count = (queens & moved & mine).bit_count()
         if count:
@@ -438,15 +456,15 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     # w is a sum of multiples of powers of 2 small enough to be exact in any
     # order.
 
-    t2 = _territory(kings, kings_reached, packing)
+    t2 = _territory(kings, kings_reached, packing)[0]
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
     # those are its squares at distance k + 1 that the other had not
     # reached 5 layers later.
     lead = _LEAD
     c2 = 0.0
-    moved = kings >> field
-    for d in range(_MIDDLE, _MIDDLE + 6):
+    moved = kings >> (field + block)  # difference 0 weighs 0
+    for d in range(_MIDDLE + 1, _MIDDLE + 6):
         if not moved:
             break
         count = (kings & moved & mine).bit_count()

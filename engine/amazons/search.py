@@ -29,11 +29,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
 from stargtp.engine.amazons.playout import cutoff_playout
-from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach
+from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.bits import bit_list
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
@@ -69,7 +69,7 @@ class Node:
     a child gets a Node of its own only when the search goes through it.
     ``choices`` is None until the node is first selected from."""
 
-    __slots__ = ("kind", "to_move", "origin", "target", "visits", "choices",
+    __slots__ = ("kind", "to_move", "origin", "target", "visits", "choices", "count", "more",
                  "child_visits", "child_wins", "children", "tried", "solved")
 
     def __init__(self, kind: int, to_move: int, origin: int = -1, target: int = -1) -> None:
@@ -82,6 +82,13 @@ class Node:
         """Its destination (PICK_ARROW)."""
         self.visits = 0
         self.choices: list | None = None
+        """The choices in order, best first; while ``more`` is not None only
+        the first ones, those the search has opened."""
+        self.count = 0
+        """How many choices the node has (``len(choices)`` once complete)."""
+        self.more: Iterator | None = None
+        """The choices after those of ``choices``, in order, made only when
+        widening opens them (most nodes are visited once or twice)."""
         self.child_visits: list[int] = []
         self.child_wins: list[float] = []
         """Sum of ``to_move``'s win probabilities over the visits of each slot."""
@@ -166,6 +173,18 @@ class MoveOrdering:
         self.rng = rng
         self.stopped = stopped
 
+    def start(self, node: Node, board: Position) -> tuple[list, Iterator | None, int]:
+        """For the search, ``(choices, more, count)`` of ``node`` on
+        ``board`` (see :class:`Node`): the arrows of the cheap order come one
+        at a time from their score classes (:meth:`_arrow_classes`), as
+        widening opens them, since most arrow nodes are visited once or
+        twice; every other node gets all its choices at once."""
+        if node.kind == PICK_ARROW and self.order == "cheap":
+            classes, count = self._arrow_classes(board, node.origin, node.target)
+            return [], _class_walk(classes), count
+        choices = self.choices(node, board)
+        return choices, None, len(choices)
+
     def choices(self, node: Node, board: Position) -> list:
         """The legal choices of ``node`` on ``board``, best first."""
         kind = node.kind
@@ -191,9 +210,12 @@ class MoveOrdering:
         if self.order == "none":
             self.rng.shuffle(amazons)
             return amazons
-        occupied, ray_masks = board.occupied, board.geometry.ray_masks
+        counter = reach_counter(board.geometry)
+        packed, free = counter.board(board.occupied)
+        guarded, lows, rays = counter.guarded, counter.lows, counter.rays
         # Even under order=eval: four choices at most, not worth evaluations.
-        return sorted(amazons, key=lambda s: -queen_reach(s, occupied, ray_masks).bit_count())
+        # The key is ReachCounter.count, inlined.
+        return sorted(amazons, key=lambda s: -(((packed & guarded[s]) - lows) & rays[s] & free).bit_count())
 
     def _destinations(self, board: Position, origin: int) -> list[int]:
         occupied = board.occupied
@@ -204,8 +226,11 @@ class MoveOrdering:
             return targets
         if self.order == "eval":
             return self._by_evaluation(board, [Move(origin, t, origin) for t in targets], targets)
-        lifted = occupied ^ (1 << origin)
-        return sorted(targets, key=lambda t: -queen_reach(t, lifted, ray_masks).bit_count())
+        counter = reach_counter(board.geometry)
+        packed, free = counter.board(occupied ^ (1 << origin))
+        guarded, lows, rays = counter.guarded, counter.lows, counter.rays
+        # The mobility there, ReachCounter.count inlined.
+        return sorted(targets, key=lambda t: -(((packed & guarded[t]) - lows) & rays[t] & free).bit_count())
 
     def _arrows(self, board: Position, origin: int, target: int) -> list[int]:
         occupied = board.occupied
@@ -216,8 +241,7 @@ class MoveOrdering:
             return arrows
         if self.order == "eval":
             return self._by_evaluation(board, [Move(origin, target, a) for a in arrows], arrows)
-        # Best first, ties in square order: reverse=True keeps a sort stable.
-        return sorted(arrows, key=self._arrow_scorer(board, origin, target), reverse=True)
+        return list(_class_walk(self._arrow_classes(board, origin, target)[0]))
 
     def _pairs(self, board: Position) -> list[tuple[int, int]]:
         occupied = board.occupied
@@ -257,6 +281,20 @@ class MoveOrdering:
     @staticmethod
     def _arrow_scorer(board: Position, origin: int, target: int) -> Callable[[int], float]:
         """The cheap arrow score after the amazon's step ``origin -> target``."""
+        reached, twice, near, own = MoveOrdering._arrow_masks(board, origin, target)
+
+        def score(arrow: int) -> float:
+            bit = 1 << arrow
+            return ((bit & reached != 0) + (bit & twice != 0) + 2 * (bit & near != 0)
+                    - (bit & own != 0))
+
+        return score
+
+    @staticmethod
+    def _arrow_masks(board: Position, origin: int, target: int) -> tuple[int, int, int, int]:
+        """The squares of the cheap arrow score after the amazon's step
+        ``origin -> target``: reached by an opponent amazon, by two of them,
+        next to one, and next to one of ours."""
         geo = board.geometry
         ray_masks, king_masks = geo.ray_masks, geo.king_masks
         after = board.occupied ^ (1 << origin) ^ (1 << target)
@@ -270,13 +308,33 @@ class MoveOrdering:
         for square in board.amazons(board.to_move):
             if square != origin:
                 own |= king_masks[square]
+        return reached, twice, near, own
 
-        def score(arrow: int) -> float:
-            bit = 1 << arrow
-            return ((bit & reached != 0) + (bit & twice != 0) + 2 * (bit & near != 0)
-                    - (bit & own != 0))
-
-        return score
+    @staticmethod
+    def _arrow_classes(board: Position, origin: int, target: int) -> tuple[tuple[int, ...], int]:
+        """The arrows after the amazon's step ``origin -> target`` as six
+        masks, those of cheap score 4, 3, 2, 1, 0 and -1 (the score of
+        :meth:`_arrow_scorer`), and their number: walking the masks in turn,
+        each lowest square first, gives the arrows best first, ties in
+        square order, as sorting them by :meth:`_arrow_scorer` does
+        (``tests/test_amazons_search.py`` compares the two)."""
+        arrows = queen_reach(target, board.occupied ^ (1 << origin), board.geometry.ray_masks)
+        reached, twice, near, own = MoveOrdering._arrow_masks(board, origin, target)
+        # score = [reached] + [twice] + 2 [near] - [own], twice within reached:
+        # first the classes of [reached] + [twice] + 2 [near] (0 to 4) ...
+        close = arrows & near
+        far = arrows ^ close
+        once = reached ^ twice
+        four = close & twice
+        three = close & once
+        two = (close & ~reached) | (far & twice)
+        one = far & once
+        zero = far & ~reached
+        # ... then each one lower where an own amazon is next to the arrow.
+        free = ~own
+        return ((four & free, (four & own) | (three & free),
+                 (three & own) | (two & free), (two & own) | (one & free),
+                 (one & own) | (zero & free), zero & own), arrows.bit_count())
 
     def _by_evaluation(self, board: Position, moves: list[Move], choices: list) -> list:
         """``choices`` sorted by the evaluation after the matching ``moves``,
@@ -292,6 +350,15 @@ class MoveOrdering:
             board.undo()
         ranked = sorted(range(len(choices)), key=scores.__getitem__, reverse=True)
         return [choices[i] for i in ranked]
+
+
+def _class_walk(classes: tuple[int, ...]) -> Iterator[int]:
+    """The squares of each mask of ``classes`` in turn, lowest first."""
+    for mask in classes:
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
 
 
 def _selector(config: MctsConfig) -> Callable[[Node], int]:
@@ -315,7 +382,7 @@ def _selector(config: MctsConfig) -> Callable[[Node], int]:
 
     def select(node: Node) -> int:
         visits = node.visits
-        width = len(node.choices)
+        width = node.count
         if widening:
             if visits >= len(widths):
                 grow(visits)
@@ -324,6 +391,9 @@ def _selector(config: MctsConfig) -> Callable[[Node], int]:
         tried = node.tried
         if tried < width:
             node.tried = tried + 1
+            more = node.more
+            if more is not None:  # the new slot's choice is made now
+                node.choices.append(next(more))
             return tried
         child_visits, wins = node.child_visits, node.child_wins
         if visits >= len(logs):
@@ -405,6 +475,9 @@ class Tree:
         root.solved = None  # the root chooses its move even when its outcome is known
         path: list[tuple[Node, int]] = []
         leaf = self._leaf_probability
+        # The default leaf, the evaluation alone, without the general call.
+        plain = not (config.regions or config.plies or config.region_eval)
+        sharpness = config.sharpness
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
@@ -419,7 +492,7 @@ class Tree:
                 if choices is None:
                     init_node(node, ordering, board)
                     choices = node.choices
-                if not choices:  # a position whose side to move has no move: lost
+                if not node.count:  # a position whose side to move has no move: lost
                     path.append((node, -1))
                     probability = 0.0
                     break
@@ -433,7 +506,10 @@ class Tree:
                          if kind == PICK_ARROW else choice)
                     played += 1
                     if child is None:
-                        probability, solved = leaf(board, config)
+                        if plain:
+                            probability, solved = win_probability(evaluate(board), sharpness), False
+                        else:
+                            probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
                             child = Node(position_kind, board.to_move)
                             if solved:
@@ -490,8 +566,8 @@ class Tree:
         return win_probability(value, config.sharpness), False
 
     def _init_node(self, node: Node, ordering: MoveOrdering, board: Position) -> None:
-        node.choices = ordering.choices(node, board)
-        count = len(node.choices)
+        node.choices, node.more, count = ordering.start(node, board)
+        node.count = count
         node.child_visits = [0] * count
         node.child_wins = [0.0] * count
         node.tried = 0
@@ -523,6 +599,8 @@ class Tree:
                 node = Node(node.kind, node.to_move, node.origin, node.target)
                 self._init_node(node, ordering, position)
             slot = node.best_slot()
+            while len(node.choices) <= slot:  # only when no slot was opened
+                node.choices.append(next(node.more))
             choice = node.choices[slot]
             kind = node.kind
             if kind == PICK_MOVE:
