@@ -9,12 +9,14 @@ score of the move ordering sees neither, and with narrow widening an arrow
 ranked low is never tried. :func:`arrow_tactics` scores each arrow of one
 amazon step by the change of a *potential* of the position, in squares::
 
-    F = owned(mover) - owned(opponent) + sum(trap(m) for opponent amazons)
-                                       - sum(trap(m) for the mover's amazons)
+    F = sum over regions of share(region)
+        + sum(trap(m) for the opponent's amazons) - sum(trap(m) for the mover's)
 
-* ``owned(c)``: the empty squares of the regions where only colour ``c``
-  has *mobile* amazons (amazons with an empty king neighbour; an amazon
-  without one can never move again and claims nothing). Regions are the
+* ``share(region) = e (a - b) / (a + b)``: the region's ``e`` empty squares
+  shared out by its *mobile* amazons, ``a`` the mover's and ``b`` the
+  opponent's (0 without any). A region of one colour counts all its squares
+  for that colour. An amazon is mobile when it has an empty king neighbour;
+  one without can never move again and claims nothing. Regions are the
   8-connected groups of empty squares and mobile amazons
   (:mod:`stargtp.engine.amazons.regions`, with immobile amazons left out).
 * ``trap(m) = max(0, TRAP_REACH - m)``, ``m`` the number of squares the
@@ -22,15 +24,21 @@ amazon step by the change of a *potential* of the position, in squares::
 
 The score of an arrow is ``F`` after it minus ``F`` before it, where before
 the arrow its own square is not counted (it is filled in any case: an arrow
-that changes nothing scores 0, not -1). Sealing a region of 7 squares off
-for the mover scores +7; shutting in an opponent's amazon that had 2 squares
-scores +3 (plus whatever region it then leaves to the mover).
+that changes nothing scores 0, not -1). Sealing the only link between the
+mover's region of 17 squares and the opponent's of 11 scores +6; shutting
+in one of two opponent amazons that share a 30-square region with one of
+the mover's scores +10 for the region (-10 before, 0 after) plus its trap
+change. Sealing one's own amazon into a pocket costs its share of the rest.
 
-Cost: the reaches of the amazons once per step; per arrow, a bit test for
-each amazon whose reach could fall below ``TRAP_REACH`` and a flood of the
-arrow's at most 8 neighbours; the region flood only when the arrow can cut
-(its neighbours in the region are not connected around it) or shuts an
-amazon in.
+(A first version counted only one-colour regions, a contested region 0. It
+rewarded sealing one's own amazon into a pocket, away from the fight, and
+lost its screen 1-7: docs/strength.md.)
+
+Cost: the reaches of the amazons once per step, and the trap changes along
+the rays where an arrow could bring an amazon below ``TRAP_REACH``; per
+arrow a look-up and a connectivity test of its at most 8 neighbours in the
+region (a flood round the arrow, stopped once they are joined); the region
+split into parts only when the arrow cuts it or shuts an amazon in.
 """
 
 from __future__ import annotations
@@ -53,10 +61,10 @@ def trap(mobility: int) -> int:
     return TRAP_REACH - mobility if mobility < TRAP_REACH else 0
 
 
-def arrow_tactics(board: Position, origin: int, target: int) -> Callable[[int], int]:
+def arrow_tactics(board: Position, origin: int, target: int) -> Callable[[int], float]:
     """The tactics score of each arrow after the side to move's amazon steps
     ``origin -> target`` on ``board`` (the position before the move): a
-    function ``arrow -> int``, the change of the module's potential ``F``
+    function ``arrow -> float``, the change of the module's potential ``F``
     for the side to move. ``arrow`` must be a legal arrow of that step."""
     geo = board.geometry
     ray_masks, king_masks = geo.ray_masks, geo.king_masks
@@ -97,11 +105,15 @@ def arrow_tactics(board: Position, origin: int, target: int) -> Callable[[int], 
     cuts = _ring_cuts(geo)
     region = 0
 
-    def owned(part: int) -> int:
-        """The empty squares of region ``part`` counted for the mover."""
-        if part & mine_mask:
-            return 0 if part & theirs_mask else (part & empty).bit_count()
-        return -(part & empty).bit_count() if part & theirs_mask else 0
+    def owned(part: int) -> float:
+        """Region ``part``'s empty squares shared out for the mover: ``e (a - b)
+        / (a + b)`` with ``a`` and ``b`` the mobile amazons of the mover and of
+        the opponent in it."""
+        a = (part & mine_mask).bit_count()
+        b = (part & theirs_mask).bit_count()
+        if a == b:
+            return 0
+        return (part & empty).bit_count() * (a - b) / (a + b)
 
     def score(arrow: int) -> int:
         bit = 1 << arrow
