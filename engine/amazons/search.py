@@ -35,6 +35,7 @@ from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
 from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
+from stargtp.engine.amazons.tactics import arrow_tactics
 from stargtp.engine.bits import bit_list
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -125,6 +126,7 @@ class MctsConfig:
     regions: bool
     region_eval: bool
     region_nodes: int
+    split_order: float = 0.0
 
 
 def win_probability(value: float, sharpness: float) -> float:
@@ -166,20 +168,26 @@ class MoveOrdering:
     times the arrow's. *eval* ranks destinations and whole moves by the
     evaluation after them (a destination as the move that shoots back onto
     the square it left, which is always legal). *none* shuffles at random.
+    With ``split_order`` above 0, the cheap arrow score adds that weight times
+    the arrow's tactics at the split (:func:`arrow_tactics`: regions sealed
+    and amazons trapped, in squares).
     """
 
-    def __init__(self, order: str, rng: random.Random, stopped: Callable[[], bool]) -> None:
+    def __init__(self, order: str, rng: random.Random, stopped: Callable[[], bool],
+                 split_order: float = 0.0) -> None:
         self.order = order
         self.rng = rng
         self.stopped = stopped
+        self.split_order = split_order
 
     def start(self, node: Node, board: Position) -> tuple[list, Iterator | None, int]:
         """For the search, ``(choices, more, count)`` of ``node`` on
         ``board`` (see :class:`Node`): the arrows of the cheap order come one
         at a time from their score classes (:meth:`_arrow_classes`), as
         widening opens them, since most arrow nodes are visited once or
-        twice; every other node gets all its choices at once."""
-        if node.kind == PICK_ARROW and self.order == "cheap":
+        twice (without ``split_order``, whose bonus needs every arrow's score);
+        every other node gets all its choices at once."""
+        if node.kind == PICK_ARROW and self.order == "cheap" and not self.split_order:
             classes, count = self._arrow_classes(board, node.origin, node.target)
             return [], _class_walk(classes), count
         choices = self.choices(node, board)
@@ -241,6 +249,9 @@ class MoveOrdering:
             return arrows
         if self.order == "eval":
             return self._by_evaluation(board, [Move(origin, target, a) for a in arrows], arrows)
+        if self.split_order:
+            # Best first, ties in square order: reverse=True keeps a sort stable.
+            return sorted(arrows, key=self._full_arrow_scorer(board, origin, target), reverse=True)
         return list(_class_walk(self._arrow_classes(board, origin, target)[0]))
 
     def _pairs(self, board: Position) -> list[tuple[int, int]]:
@@ -271,13 +282,24 @@ class MoveOrdering:
             found = scorer_of.get((origin, target))
             if found is None:
                 mobility = queen_reach(target, occupied ^ (1 << origin), ray_masks).bit_count()
-                found = scorer_of[(origin, target)] = (self._arrow_scorer(board, origin, target), mobility)
+                found = scorer_of[(origin, target)] = (self._full_arrow_scorer(board, origin, target), mobility)
             score, mobility = found
             scores.append(mobility + ARROW_WEIGHT * score(arrow))
         ranked = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in ranked]
 
     # -- scores ------------------------------------------------------------------
+    def _full_arrow_scorer(self, board: Position, origin: int, target: int) -> Callable[[int], float]:
+        """The cheap arrow score after the amazon's step ``origin -> target``
+        (:meth:`_arrow_scorer`), plus ``split_order`` times the tactics at the
+        split when that weight is above 0."""
+        cheap = self._arrow_scorer(board, origin, target)
+        weight = self.split_order
+        if not weight:
+            return cheap
+        tactics = arrow_tactics(board, origin, target)
+        return lambda arrow: cheap(arrow) + weight * tactics(arrow)
+
     @staticmethod
     def _arrow_scorer(board: Position, origin: int, target: int) -> Callable[[int], float]:
         """The cheap arrow score after the amazon's step ``origin -> target``."""
@@ -466,7 +488,7 @@ class Tree:
         rng = self.rng
         board = position.copy()
         play, undo = board.play_unchecked, board.undo
-        ordering = MoveOrdering(config.order, rng, budget.out_of_time)
+        ordering = MoveOrdering(config.order, rng, budget.out_of_time, config.split_order)
         init_node = self._init_node
         position_kind = POSITION_KIND[config.split]
         expand, max_nodes = config.expand, config.max_nodes
@@ -701,6 +723,7 @@ class AmazonsMcts(TreePlayer):
         "regions": (bool, False),
         "region_eval": (bool, False),
         "region_nodes": (int, 2000),
+        "split_order": (float, 0.0),
         "reuse": (bool, True),
         "komi": (float, 0.0),
     }
@@ -725,6 +748,8 @@ class AmazonsMcts(TreePlayer):
             problem = "max_nodes must be at least 1"
         elif name == "region_nodes" and value < 1:
             problem = "region_nodes must be at least 1"
+        elif name == "split_order" and not 0 <= value < math.inf:
+            problem = "split_order must be a finite number >= 0"
         if problem:
             raise ValueError(problem)
         return value.lower() if name == "order" else value
@@ -737,7 +762,7 @@ class AmazonsMcts(TreePlayer):
             widen_exponent=v["widen_exponent"], exploration=v["exploration"],
             plies=v["plies"], sharpness=v["sharpness"], expand=v["expand"],
             max_nodes=v["max_nodes"], regions=v["regions"], region_eval=v["region_eval"],
-            region_nodes=v["region_nodes"])
+            region_nodes=v["region_nodes"], split_order=v["split_order"])
 
     def genmove(self, position: Position, limits: Limits,
                 should_stop: Callable[[], bool] = never_stop) -> SearchResult:
@@ -755,7 +780,7 @@ class AmazonsMcts(TreePlayer):
         config = self.config()
         budget.watch(tree.lead)
         tree.search(position, budget, config)
-        ordering = MoveOrdering(config.order, self.rng, budget.out_of_time)
+        ordering = MoveOrdering(config.order, self.rng, budget.out_of_time, config.split_order)
         move, visits, wins = tree.best_move(position.copy(), ordering)
         return SearchResult(
             move=move,
