@@ -357,21 +357,21 @@ class Tree:
 
     def _select_rave(self, node: Node, config: UctConfig) -> int:
         visits, wins = node.child_visits, node.child_wins
-        unpack, ones = self.packer.unpack, self.packer.ones
-        rave_visits = unpack(node.rave_visits + ones)  # r: the counts plus one
-        rave_wins = unpack(node.rave_wins + ones)  # h + 1
+        unpack = self.packer.unpack
         e = config.rave_equiv
         half_e = 0.5 * e
         c = config.exploration
         if node.visits < node.next_rescore:
             amaf = node.amaf
+            rave_visits = unpack(node.rave_visits)
+            rave_wins = unpack(node.rave_wins)
             best, best_value = -1, -math.inf
             for slot in node.candidates:
                 n = visits[slot]
                 a = amaf[slot]
-                r = rave_visits[a]
+                r = rave_visits[a] + 1
                 t = e + r
-                value = (wins[slot] * t + half_e * rave_wins[a]) / (n * t + e * r)
+                value = (wins[slot] * t + half_e * (rave_wins[a] + 1)) / (n * t + e * r)
                 if c:
                     value += c * math.sqrt(math.log(node.visits + 1) / (n + 1))
                 if value > best_value or (value == best_value and slot > best):
@@ -381,9 +381,11 @@ class Tree:
         # With no visits (n = 0, w = 0.0) the value is (0.0 * t + half_e * h1) /
         # (0 * t + e * r): adding zero changes no float, so the short form is the
         # same number bit for bit.
-        gather = node.gather
+        # The counters plus one (the virtual playout) with one packed addition each.
+        ones, gather = self.packer.ones, node.gather
         values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
-                  for n, w, r, h1 in zip(visits, wins, gather(rave_visits), gather(rave_wins))]
+                  for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
+                                         gather(unpack(node.rave_wins + ones)))]
         if c:
             log_visits = math.log(node.visits + 1)
             values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
