@@ -378,10 +378,10 @@ class Tree:
                     best, best_value = slot, value
             if best_value >= node.floor:
                 return best
-        # With no visits (n = 0, w = 0.0) the value is (0.0 * t + half_e * h1) /
-        # (0 * t + e * r): adding zero changes no float, so the short form is the
-        # same number bit for bit.
-        # The counters plus one (the virtual playout) with one packed addition each.
+        # The full rescore: the counters plus one (the virtual playout) with one
+        # packed addition each, gathered in slot order. With no visits (n = 0,
+        # w = 0.0) the value is (0.0 * t + half_e * h1) / (0 * t + e * r): adding
+        # zero changes no float, so the short form is the same number bit for bit.
         ones, gather = self.packer.ones, node.gather
         values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
                   for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
