@@ -124,6 +124,21 @@ def test_one_playout_a_leaf_is_the_search_of_before_bit_for_bit(game, size, rave
     assert hashlib.sha256(repr(sorted(result.root.items())).encode()).hexdigest()[:16] == digest
 
 
+def test_the_default_search_on_the_big_board_is_the_search_of_before_bit_for_bit():
+    """The default UCT-RAVE on 10 rings (lazy rescoring, the priors, ~275
+    children a node), recorded with the search of 3bf373b before the
+    cheaper full rescore: the same moves and the same root statistics."""
+    player = make_player("uct", seed=5)
+    position = new_position("star", 10)
+    played = []
+    for _ in range(3):
+        result = player.genmove(position, Limits(playouts=1500))
+        played.append(position.format_move(result.move))
+        position.play(result.move)
+    assert played == ["R86", "R01", "S02"]
+    assert hashlib.sha256(repr(sorted(result.root.items())).encode()).hexdigest()[:16] == "2de3458eebdf51c8"
+
+
 def test_ownership_counts_every_board_of_a_batch():
     """Ownership analysis samples each playout of a batch: the shares have
     all 301 playouts behind them, a black stone is black's in every one, a

@@ -44,6 +44,7 @@ import math
 import random
 import sys
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
@@ -80,6 +81,10 @@ class AmafPacker:
         self._length = FIELD_BYTES * width
         self._table = [b"".join(_ONE_FIELD if byte >> (7 - i) & 1 else _ZERO_FIELD for i in range(8))
                        for byte in range(256)]
+        self.ones = self.spread((1 << width) - 1)
+        """Every counter 1: added before unpacking, it gives the counts plus
+        one (the virtual AMAF playout of the blended value) without an
+        addition per child."""
 
     def spread(self, mask: int) -> int:
         """``mask`` with bit ``i`` moved to the lowest bit of field ``i``: each
@@ -93,6 +98,11 @@ class AmafPacker:
         return memoryview(packed.to_bytes(self._length, sys.byteorder)).cast("I")
 
 
+def _gather_one(index: int) -> Callable[[Any], tuple]:
+    """``itemgetter`` of one index, but giving a tuple as it does for several."""
+    return lambda counters: (counters[index],)
+
+
 class Node:
     """One position of the tree, reached by the moves on its path.
 
@@ -100,7 +110,7 @@ class Node:
     are made at the node's first selection (``moves is None`` until then).
     """
 
-    __slots__ = ("to_move", "visits", "rave_visits", "rave_wins", "moves", "amaf",
+    __slots__ = ("to_move", "visits", "rave_visits", "rave_wins", "moves", "amaf", "gather",
                  "child_visits", "child_wins", "children", "candidates", "next_rescore",
                  "floor", "unvisited")
 
@@ -116,6 +126,9 @@ class Node:
         self.moves: list | None = None
         self.amaf: list[int] | None = None
         """Bit position of each slot's move in the owner masks (RAVE only)."""
+        self.gather: Callable[[Any], tuple] | None = None
+        """Unpacked counters to a tuple of each slot's counter, in slot order
+        (RAVE only): one C-level gather instead of an index per child."""
         self.child_visits: list[int] = []
         self.child_wins: list[float] = []
         """Wins of ``to_move`` after each move (a tie counts one half)."""
@@ -319,6 +332,8 @@ class Tree:
         count = len(moves)
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
+        if rave and moves:
+            node.gather = itemgetter(*node.amaf) if count > 1 else _gather_one(node.amaf[0])
         if rave and moves and self.hooks.prior is not None:
             spread = self.packer.spread
             for mask, playouts, half_wins in self.hooks.prior(board):
@@ -341,14 +356,15 @@ class Tree:
     # rescore=1 reproduces exact UCT-RAVE bit for bit.
 
     def _select_rave(self, node: Node, config: UctConfig) -> int:
-        visits, wins, amaf = node.child_visits, node.child_wins, node.amaf
+        visits, wins = node.child_visits, node.child_wins
         unpack = self.packer.unpack
-        rave_visits = unpack(node.rave_visits)
-        rave_wins = unpack(node.rave_wins)
         e = config.rave_equiv
         half_e = 0.5 * e
         c = config.exploration
         if node.visits < node.next_rescore:
+            amaf = node.amaf
+            rave_visits = unpack(node.rave_visits)
+            rave_wins = unpack(node.rave_wins)
             best, best_value = -1, -math.inf
             for slot in node.candidates:
                 n = visits[slot]
@@ -362,9 +378,14 @@ class Tree:
                     best, best_value = slot, value
             if best_value >= node.floor:
                 return best
-        values = [(w * (t := e + (r := rave_visits[a] + 1)) + half_e * (rave_wins[a] + 1))
-                  / (n * t + e * r)
-                  for n, w, a in zip(visits, wins, amaf)]
+        # The full rescore: the counters plus one (the virtual playout) with one
+        # packed addition each, gathered in slot order. With no visits (n = 0,
+        # w = 0.0) the value is (0.0 * t + half_e * h1) / (0 * t + e * r): adding
+        # zero changes no float, so the short form is the same number bit for bit.
+        ones, gather = self.packer.ones, node.gather
+        values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
+                  for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
+                                         gather(unpack(node.rave_wins + ones)))]
         if c:
             log_visits = math.log(node.visits + 1)
             values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
