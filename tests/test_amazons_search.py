@@ -564,7 +564,9 @@ def test_a_solved_node_is_not_searched_below():
         if node.solved is not None:
             solved += 1
             assert node.choices is None and not node.children and node.solved in (0.0, 1.0)
-        stack.extend(node.children.values())
+        for slot, child in node.children.items():  # each visit of a solved node counted too
+            assert child.visits == node.child_visits[slot]
+            stack.append(child)
     assert solved > 0
 
 
