@@ -486,6 +486,33 @@ def test_the_search_is_the_one_of_d67567e(size, params):
     assert [w for _, (_, w) in most] == pytest.approx([w for _, _, w in top], abs=1e-6)
 
 
+def test_a_search_that_reaches_a_lost_position_is_the_one_of_d67567e():
+    """A late 6x6 search whose tree holds a position where the side to move
+    has no move (the search's "lost" ending, which the searches above never
+    reach) gives d67567e's moves, visits and wins."""
+    from stargtp.engine.players import make_player
+
+    rng = random.Random(1)
+    p = Position(6)
+    for _ in range(16):
+        p.play_unchecked(random_move(p, rng))
+    player = make_player("amazons-mcts", seed=3, playouts="1500")
+    result = player.genmove(p, Limits())
+    lost, stack = 0, [player._tree.root]
+    while stack:
+        node = stack.pop()
+        lost += node.choices is not None and node.count == 0
+        for slot, child in node.children.items():  # every visit counted once on each side (expand=0)
+            assert child.visits == node.child_visits[slot]
+            stack.append(child)
+    assert lost == 1
+    assert tuple(result.move) == (28, 23, 28) and len(result.root) == 33
+    most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
+    assert [(tuple(m), v) for m, (v, _) in most] == [((28, 23, 28), 962), ((28, 23, 17), 118),
+                                                     ((28, 23, 11), 110)]
+    assert [w for _, (_, w) in most] == pytest.approx([862.384061, 100.063437, 92.761336], abs=1e-6)
+
+
 # -- regions: separated positions solved in the tree -----------------------------------------
 
 def separated_positions(count: int, size: int = 8) -> list[Position]:
@@ -537,7 +564,9 @@ def test_a_solved_node_is_not_searched_below():
         if node.solved is not None:
             solved += 1
             assert node.choices is None and not node.children and node.solved in (0.0, 1.0)
-        stack.extend(node.children.values())
+        for slot, child in node.children.items():  # each visit of a solved node counted too
+            assert child.visits == node.child_visits[slot]
+            stack.append(child)
     assert solved > 0
 
 
