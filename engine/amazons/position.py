@@ -202,6 +202,7 @@ def reversed_bits(bits: int, byte_count: int, extra: int) -> int:
     """
     return int.from_bytes(bits.to_bytes(byte_count, "big").translate(_BIT_REVERSED), "little") >> extra
 
+
 _COUNTERS: dict[int, ReachCounter] = {}
 
 
