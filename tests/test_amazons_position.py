@@ -322,7 +322,7 @@ def test_reach_counter_matches_queen_reach(size):
     from stargtp.engine.amazons.position import queen_reach, reach_counter
 
     geo = Position(size).geometry
-    counter = reach_counter(geo)
+    counter = reach_counter(geo.size)
     rng = random.Random(size)
     boards = []
     for _ in range(500):

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from stargtp.engine.amazons.geometry import Geometry
+from stargtp.engine.amazons.geometry import Geometry, geometry
 from stargtp.engine.amazons.position import _BIT_REVERSED, Position, reach_counter, reversed_bits
 from stargtp.engine.colour import BLACK, WHITE
 
@@ -250,14 +251,10 @@ class _Packing:
         return two | self.mirror(two if other is None else other)
 
 
-_PACKINGS: dict[int, _Packing] = {}
-
-
-def _packing(geo: Geometry) -> _Packing:
-    packing = _PACKINGS.get(geo.size)
-    if packing is None:
-        packing = _PACKINGS[geo.size] = _Packing(geo)
-    return packing
+@lru_cache(maxsize=None)
+def _packing(size: int) -> _Packing:
+    """The shared :class:`_Packing` of a board size."""
+    return _Packing(geometry(size))
 
 
 def _queen_fills(empty: int, packing: _Packing) -> tuple[int, list]:
@@ -397,12 +394,12 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     replaced, and the tests check the two agree (and both against a
     square-by-square reference)."""
     geo = position.geometry
-    packing = _packing(geo)
+    packing = _packing(geo.size)
     field, block, mine, theirs = packing.field, packing.block, packing.mine, packing.theirs
     me = position.to_move
     occupied = position.occupied
     # Each amazon's reach counted on its own (the mobility term) ...
-    counter = reach_counter(geo)
+    counter = reach_counter(geo.size)
     counted, free = counter.board(occupied)
     guarded, lows, rays = counter.guarded, counter.lows, counter.rays
     my_mobility = their_mobility = 0.0

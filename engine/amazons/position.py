@@ -27,6 +27,7 @@ the others.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from stargtp.engine.amazons.geometry import ARROW, DEFAULT_SIZE, Geometry, geometry
@@ -203,15 +204,10 @@ def reversed_bits(bits: int, byte_count: int, extra: int) -> int:
     return int.from_bytes(bits.to_bytes(byte_count, "big").translate(_BIT_REVERSED), "little") >> extra
 
 
-_COUNTERS: dict[int, ReachCounter] = {}
-
-
-def reach_counter(geo: Geometry) -> ReachCounter:
-    """The shared :class:`ReachCounter` of ``geo``'s board size."""
-    counter = _COUNTERS.get(geo.size)
-    if counter is None:
-        counter = _COUNTERS[geo.size] = ReachCounter(geo)
-    return counter
+@lru_cache(maxsize=None)
+def reach_counter(size: int) -> ReachCounter:
+    """The shared :class:`ReachCounter` of a board size."""
+    return ReachCounter(geometry(size))
 
 
 class Position:

@@ -221,7 +221,7 @@ class MoveOrdering:
         if self.order == "none":
             self.rng.shuffle(amazons)
             return amazons
-        counter = reach_counter(board.geometry)
+        counter = reach_counter(board.size)
         packed, free = counter.board(board.occupied)
         guarded, lows, rays = counter.guarded, counter.lows, counter.rays
         # Even under order=eval: four choices at most, not worth evaluations.
@@ -237,7 +237,7 @@ class MoveOrdering:
             return targets
         if self.order == "eval":
             return self._by_evaluation(board, [Move(origin, t, origin) for t in targets], targets)
-        counter = reach_counter(board.geometry)
+        counter = reach_counter(board.size)
         packed, free = counter.board(occupied ^ (1 << origin))
         guarded, lows, rays = counter.guarded, counter.lows, counter.rays
         # The mobility there, ReachCounter.count inlined.

@@ -98,11 +98,6 @@ class AmafPacker:
         return memoryview(packed.to_bytes(self._length, sys.byteorder)).cast("I")
 
 
-def _gather_one(index: int) -> Callable[[Any], tuple]:
-    """``itemgetter`` of one index, but giving a tuple as it does for several."""
-    return lambda counters: (counters[index],)
-
-
 class Node:
     """One position of the tree, reached by the moves on its path.
 
@@ -333,7 +328,9 @@ class Tree:
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
         if rave and moves:
-            node.gather = itemgetter(*node.amaf) if count > 1 else _gather_one(node.amaf[0])
+            # The first index again at the end: a tuple even for one move (itemgetter of
+            # one index gives the item itself); the rescore's zip stops at the slots.
+            node.gather = itemgetter(*node.amaf, node.amaf[0])
         if rave and moves and self.hooks.prior is not None:
             spread = self.packer.spread
             for mask, playouts, half_wins in self.hooks.prior(board):
