@@ -36,7 +36,7 @@ from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
-from stargtp.engine.bits import bit_list
+from stargtp.engine.bits import bit_list, iter_bits
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.collector import collector_paused
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -380,10 +380,7 @@ class MoveOrdering:
 def _class_walk(classes: tuple[int, ...]) -> Iterator[int]:
     """The squares of each mask of ``classes`` in turn, lowest first."""
     for mask in classes:
-        while mask:
-            low = mask & -mask
-            yield low.bit_length() - 1
-            mask ^= low
+        yield from iter_bits(mask)
 
 
 def _ucb_tables(config: MctsConfig) -> tuple[list[int], list[float], Callable[[int], int]]:
