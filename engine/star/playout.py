@@ -14,7 +14,16 @@ process does not depend on how the cells are numbered, so every fill with the
 right counts is equally likely.
 
 **The score.** On a full board a dead group's pericells go to the opponent, so
-only the groups that touch the perimeter matter; each is flood-filled once.
+only the groups that touch the perimeter matter, and only black's are
+flood-filled (:func:`_full_board_counts`). White's follow from black's
+because the board is planar: going round the perimeter, the black runs and
+the white runs alternate, each colour's groups split its runs without
+crossing the other's, and so white's groups touching the perimeter number
+``runs + 1`` minus black's; a white pericell is a group on its own (dead)
+exactly when the pericells on both sides of it belong to one black group.
+The seam keeps the board planar (it is a cone); the star bridge does not
+when ring 1 holds two runs of each colour (then both colours join across
+it), and there at most two floods of white from ring 1 correct the count.
 """
 
 from __future__ import annotations
