@@ -51,9 +51,11 @@ class _Walk(NamedTuple):
     """Tables for walking the perimeter of one board size (board order is
     clockwise along it), used by :func:`_full_board_counts`."""
 
-    forward: tuple[tuple[int, int], ...]
-    """``(pericells, shift)``: ``(mask & pericells) << shift`` (a right
-    shift when negative) moves each of those pericells onto the next one."""
+    ahead: tuple[tuple[int, int], ...]
+    """Three ``(pericells, shift)``: ``(mask & pericells) << shift`` moves
+    each of those pericells onto the next one (the five sides, the seam)."""
+    behind: tuple[tuple[int, int], ...]
+    """The three others, by a right shift."""
     beside: dict[int, int]
     """Pericell bit -> the bits of the pericells before and after it."""
     crossing: frozenset[int]
@@ -81,23 +83,26 @@ def _walk(rings: int) -> _Walk:
         if sum(black[i] and not black[(i + 1) % 5] for i in range(5)) == 2:
             crossing.add(sum(bit for i, bit in enumerate(ring1) if black[i]))
     n = rings
-    return _Walk(tuple((cells, shift) for shift, cells in sorted(by_shift.items())), beside, frozenset(crossing), 1 << (n * lay.width + n))
+    ahead = tuple((cells, shift) for shift, cells in sorted(by_shift.items()) if shift > 0)
+    behind = tuple((cells, -shift) for shift, cells in sorted(by_shift.items()) if shift < 0)
+    assert len(ahead) == len(behind) == 3
+    return _Walk(ahead, behind, beside, frozenset(crossing), 1 << (n * lay.width + n))
 
 
 def _forward(mask: int, walk: _Walk) -> int:
     """The pericells that come right after a pericell of ``mask``."""
-    out = 0
-    for cells, shift in walk.forward:
-        out |= (mask & cells) << shift if shift > 0 else (mask & cells) >> -shift
-    return out
+    (a, i), (b, j), (c, k) = walk.ahead
+    (d, x), (e, y), (f, z) = walk.behind
+    return ((mask & a) << i | (mask & b) << j | (mask & c) << k
+            | (mask & d) >> x | (mask & e) >> y | (mask & f) >> z)
 
 
 def _backward(mask: int, walk: _Walk) -> int:
     """The pericells that come right before a pericell of ``mask``."""
-    out = 0
-    for cells, shift in walk.forward:
-        out |= (mask >> shift & cells) if shift > 0 else (mask << -shift & cells)
-    return out
+    (a, i), (b, j), (c, k) = walk.ahead
+    (d, x), (e, y), (f, z) = walk.behind
+    return (mask >> i & a | mask >> j & b | mask >> k & c
+            | mask << x & d | mask << y & e | mask << z & f)
 
 
 def _flood(group: int, mask: int, lay: Layout) -> int:
@@ -108,13 +113,15 @@ def _flood(group: int, mask: int, lay: Layout) -> int:
     across = ray | ghost
     ray_to_ghost, ghost_to_ray = lay.ray_to_ghost, lay.ghost_to_ray
     step = width - 1
+    seam = 0
     while True:
         # The six neighbours in three shifts: (+1) then (+W-1) then (-W).
         grown = group | group << 1
         grown |= grown << step
         grown = (grown | grown >> width) & mask
-        if grown & across:
+        if grown & across != seam:  # new cells on the seam: copy them across
             grown |= ray_to_ghost[grown & ray] | ghost_to_ray[grown & ghost]
+            seam = grown & across
         if grown == group:
             return group
         group = grown
@@ -180,9 +187,9 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
         stones = white | ray_to_ghost[white & ray]
         ring1 = stones & lay.ring1
         first = _flood(ring1 & -ring1, stones, lay)
-        if ring1 & ~first:
+        if ring1 & ~first and first & peri:
             second = _flood(ring1 & ~first, stones, lay)
-            if first & peri and second & peri:
+            if second & peri:
                 groups_white -= 1
                 single_white &= ~(first | second)
     stars_white = groups_white - single_white.bit_count()
