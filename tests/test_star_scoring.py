@@ -190,3 +190,45 @@ def test_a_settled_position_keeps_its_score_whatever_is_played() -> None:
                     assert rules.score(rest, 0.0).gtp_result() == result
             position.play(rng.choice(position.legal_moves()))
     assert found == 22  # settled positions met (with empty cells left)
+
+
+CROSSING_RING1 = ((0, 2), (0, 3), (1, 3), (1, 4), (2, 4))
+"""Ring-1 cells that make two black runs and two white runs around ring 1
+(the rest of ring 1 white): the star bridge joins both colours across each
+other there, the case the fast scorer's planar count must correct."""
+
+
+@pytest.mark.parametrize("rings", range(2, 11))
+def test_fast_full_board_score_equals_the_scorer(rings):
+    """The playout's scorer (black flooded, white counted from the
+    perimeter runs) against the plain scorer on 2,000 random full boards of
+    every size: any share of black, and half of them with ring 1 crossing."""
+    rng = random.Random(2600 + rings)
+    g = geometry(rings)
+    lay = layout(rings)
+    crossing = 0
+    for i in range(2000):
+        share = rng.random()
+        colours = [BLACK if rng.random() < share else WHITE for _ in range(g.cell_count)]
+        if i % 2:
+            blacks = rng.choice(CROSSING_RING1)
+            colours[:5] = [BLACK if c in blacks else WHITE for c in range(5)]
+        black = white = 0
+        p = Position(rings)
+        for cell, colour in enumerate(colours):
+            p.play(cell, colour)
+            if colour == BLACK:
+                black |= lay.bit_of[cell]
+            else:
+                white |= lay.bit_of[cell]
+        ring1 = colours[:5]
+        crossing += sum(ring1[c] != ring1[c - 1] for c in range(5)) == 4
+        komi = rng.choice((0.0, 0.5, 1.0))
+        s = score(p, komi)
+        fast = score_full(black, white, lay, komi)
+        assert fast.stars == (s.black.stars, s.white.stars)
+        assert fast.peris == (s.black.peris, s.white.peris)
+        assert fast.quarks == (s.black.quarks, s.white.quarks)
+        assert fast.conventional == (s.conventional[BLACK], s.conventional[WHITE])
+        assert fast.winner == s.winner
+    assert crossing >= 1000

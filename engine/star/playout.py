@@ -14,7 +14,16 @@ process does not depend on how the cells are numbered, so every fill with the
 right counts is equally likely.
 
 **The score.** On a full board a dead group's pericells go to the opponent, so
-only the groups that touch the perimeter matter; each is flood-filled once.
+only the groups that touch the perimeter matter, and only black's are
+flood-filled (:func:`_full_board_counts`). White's follow from black's
+because the board is planar: going round the perimeter, the black runs and
+the white runs alternate, each colour's groups split its runs without
+crossing the other's, and so white's groups touching the perimeter number
+``runs + 1`` minus black's; a white pericell is a group on its own (dead)
+exactly when the pericells on both sides of it belong to one black group.
+The seam keeps the board planar (it is a cone); the star bridge does not
+when ring 1 holds two runs of each colour (then both colours join across
+it), and there at most two floods of white from ring 1 correct the count.
 """
 
 from __future__ import annotations
@@ -38,61 +47,162 @@ class FullBoardScore(NamedTuple):
     winner: int | None
 
 
-def _perimeter_groups(mask: int, lay: Layout) -> tuple[int, int, int]:
-    """For one colour's stones (ghosts included): the number of stars, the
-    pericells its stars occupy, and the pericells of its dead groups."""
+class _Walk(NamedTuple):
+    """Tables for walking the perimeter of one board size (board order is
+    clockwise along it), used by :func:`_full_board_counts`."""
+
+    ahead: tuple[tuple[int, int], ...]
+    """Three ``(pericells, shift)``: ``(mask & pericells) << shift`` moves
+    each of those pericells onto the next one (the five sides, the seam)."""
+    behind: tuple[tuple[int, int], ...]
+    """The three others, by a right shift."""
+    beside: dict[int, int]
+    """Pericell bit -> the bits of the pericells before and after it."""
+    crossing: frozenset[int]
+    """The ring-1 black stones (``black & ring1``) that make two black runs
+    and two white runs around ring 1: the star bridge then joins both
+    colours across each other, which no planar board can do."""
+    centre: int
+    """The hex grid's centre bit (not a cell), next to all of ring 1."""
+
+
+@lru_cache(maxsize=None)
+def _walk(rings: int) -> _Walk:
+    lay = layout(rings)
+    pericells = [lay.bit_of[c] for c in range(len(lay.bit_of) - 5 * rings, len(lay.bit_of))]
+    count = len(pericells)
+    by_shift: dict[int, int] = {}
+    for i, here in enumerate(pericells):
+        shift = pericells[(i + 1) % count].bit_length() - here.bit_length()
+        by_shift[shift] = by_shift.get(shift, 0) | here
+    beside = {here: pericells[i - 1] | pericells[(i + 1) % count] for i, here in enumerate(pericells)}
+    ring1 = lay.bit_of[:5]
+    crossing = set()
+    for subset in range(32):
+        black = [subset >> i & 1 for i in range(5)]
+        if sum(black[i] and not black[(i + 1) % 5] for i in range(5)) == 2:
+            crossing.add(sum(bit for i, bit in enumerate(ring1) if black[i]))
+    n = rings
+    ahead = tuple((cells, shift) for shift, cells in sorted(by_shift.items()) if shift > 0)
+    behind = tuple((cells, -shift) for shift, cells in sorted(by_shift.items()) if shift < 0)
+    assert len(ahead) == len(behind) == 3
+    return _Walk(ahead, behind, beside, frozenset(crossing), 1 << (n * lay.width + n))
+
+
+def _forward(mask: int, walk: _Walk) -> int:
+    """The pericells that come right after a pericell of ``mask``."""
+    (a, i), (b, j), (c, k) = walk.ahead
+    (d, x), (e, y), (f, z) = walk.behind
+    return ((mask & a) << i | (mask & b) << j | (mask & c) << k
+            | (mask & d) >> x | (mask & e) >> y | (mask & f) >> z)
+
+
+def _backward(mask: int, walk: _Walk) -> int:
+    """The pericells that come right before a pericell of ``mask``."""
+    (a, i), (b, j), (c, k) = walk.ahead
+    (d, x), (e, y), (f, z) = walk.behind
+    return (mask >> i & a | mask >> j & b | mask >> k & c
+            | mask << x & d | mask << y & e | mask << z & f)
+
+
+def _flood(group: int, mask: int, lay: Layout) -> int:
+    """The cells of ``mask`` connected to ``group`` on the sheet, across the
+    seam (``mask`` holds the ghosts of its ray cells)."""
     width = lay.width
-    peri, ray, ghost = lay.peri, lay.ray, lay.ghost
+    ray, ghost = lay.ray, lay.ghost
     across = ray | ghost
     ray_to_ghost, ghost_to_ray = lay.ray_to_ghost, lay.ghost_to_ray
-    ring1 = mask & lay.ring1
+    step = width - 1
+    seam = 0
+    while True:
+        # The six neighbours in three shifts: (+1) then (+W-1) then (-W).
+        grown = group | group << 1
+        grown |= grown << step
+        grown = (grown | grown >> width) & mask
+        if grown & across != seam:  # new cells on the seam: copy them across
+            grown |= ray_to_ghost[grown & ray] | ghost_to_ray[grown & ghost]
+            seam = grown & across
+        if grown == group:
+            return group
+        group = grown
+
+
+def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, int]:
+    """For a full board (stones as bitboards, no ghosts): black's stars,
+    white's stars, and the pericells black owns (white owns the others)."""
+    walk = _walk(lay.rings)
+    peri = lay.peri
+    # Only black is flooded: its groups that touch the perimeter, one at a
+    # time. The centre bit joins ring 1's black stones as the star does.
+    mask = black | lay.ray_to_ghost[black & lay.ray] | walk.centre
     seeds = mask & peri
-    # A pericell with no neighbour of its colour is a dead group on its own:
-    # find them all at once instead of flood-filling each.
-    # Hex neighbours in axial coordinates: (+-1, 0) in the row; (0, +1) and
-    # (-1, +1) in the row above; (0, -1) and (+1, -1) in the row below.
+    width = lay.width
+    ray, ghost = lay.ray, lay.ghost
+    ray_to_ghost, ghost_to_ray = lay.ray_to_ghost, lay.ghost_to_ray
+    # A pericell with no neighbour of its colour is a dead group on its own.
     up = mask | mask >> 1
     down = mask | mask << 1
     near = mask >> 1 | mask << 1 | up << width | down >> width
     near |= ray_to_ghost[near & ray] | ghost_to_ray[near & ghost]
     dead = seeds & ~near
     seeds ^= dead
-    stars = 0
+    groups = dead.bit_count()
+    stars_black = 0
     star_peris = 0
+    blocks = []
     while seeds:
-        group = seeds & -seeds
-        while True:
-            up = group | group >> 1
-            down = group | group << 1
-            grown = (up | down | up << width | down >> width) & mask
-            if grown & across:
-                grown |= ray_to_ghost[grown & ray] | ghost_to_ray[grown & ghost]
-            if grown & ring1:
-                grown |= ring1
-            if grown == group:
-                break
-            group = grown
+        group = _flood(seeds & -seeds, mask, lay)
+        groups += 1
         owned = group & peri
         if owned & (owned - 1):
-            stars += 1
+            stars_black += 1
             star_peris |= owned
-        else:
-            dead |= owned
+            blocks.append(owned)
         seeds &= ~group
-    return stars, star_peris, dead
+    # White, from black's groups: with the board planar, each colour's
+    # groups split its perimeter runs without crossing, and white's groups
+    # that touch the perimeter number runs + 1 - black's. A white pericell
+    # is a group on its own exactly when the pericells on both sides of it
+    # belong to one black group.
+    black_peri = black & peri
+    white_peri = peri ^ black_peri
+    after_black = _forward(black_peri, walk)
+    groups_white = (after_black & white_peri).bit_count() + 1 - groups
+    lonely = white_peri & after_black & _backward(black_peri, walk)
+    single_white = 0
+    while lonely:
+        cell = lonely & -lonely
+        lonely ^= cell
+        sides = walk.beside[cell]
+        for owned in blocks:
+            if owned & sides:
+                if owned & sides == sides:
+                    single_white |= cell
+                break
+    if black & lay.ring1 in walk.crossing:
+        # Ring 1 holds two runs of each colour: the star joins white's two
+        # runs too, which the planar count above did not see. If they lie in
+        # two groups of the sheet that both touch the perimeter, those are
+        # one group, a star.
+        stones = white | ray_to_ghost[white & ray]
+        ring1 = stones & lay.ring1
+        first = _flood(ring1 & -ring1, stones, lay)
+        if ring1 & ~first and first & peri:
+            second = _flood(ring1 & ~first, stones, lay)
+            if second & peri:
+                groups_white -= 1
+                single_white &= ~(first | second)
+    stars_white = groups_white - single_white.bit_count()
+    return stars_black, stars_white, star_peris | single_white
 
 
 def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBoardScore:
     """Score a full board given each colour's stones as bitboards (no ghosts)."""
-    black |= lay.ray_to_ghost[black & lay.ray]
-    white |= lay.ray_to_ghost[white & lay.ray]
-    stars_b, occupied_b, dead_b = _perimeter_groups(black, lay)
-    stars_w, occupied_w, dead_w = _perimeter_groups(white, lay)
-    owned_b = occupied_b | dead_w
-    owned_w = occupied_w | dead_b
-    peris_b, peris_w = owned_b.bit_count(), owned_w.bit_count()
+    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    peris_b = owned_b.bit_count()
+    peris_w = 5 * lay.rings - peris_b
     quarks_b = (owned_b & lay.corners).bit_count()
-    quarks_w = (owned_w & lay.corners).bit_count()
+    quarks_w = 5 - quarks_b
     conv_b = peris_b + (quarks_b >= 3) + 2 * (stars_w - stars_b)
     conv_w = peris_w + (quarks_w >= 3) + 2 * (stars_b - stars_w) + komi
     if conv_b != conv_w:
@@ -114,11 +224,7 @@ def peri_owners(black: int, white: int, lay: Layout) -> int:
     """The pericells black owns on a full board (stones as bitboards, no
     ghosts): those of its stars and those of white's dead groups. White owns
     the other pericells."""
-    black |= lay.ray_to_ghost[black & lay.ray]
-    white |= lay.ray_to_ghost[white & lay.ray]
-    _, occupied_black, _ = _perimeter_groups(black, lay)
-    _, _, dead_white = _perimeter_groups(white, lay)
-    return occupied_black | dead_white
+    return _full_board_counts(black, white, lay)[2]
 
 
 def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -> int:
