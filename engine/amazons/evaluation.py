@@ -153,6 +153,9 @@ def queen_territory(position: Position) -> dict[int, int]:
 
 _HALVES = tuple(0.5 ** k for k in range(1, 130))
 """``2^-(k + 1)``: the weight of queen layer ``k`` in ``c1``."""
+_SHUT_IN = tuple(1.0 / (1 + m) for m in range(4 * 10))
+"""``1 / (1 + m)``: an amazon's share of the mobility term when it reaches
+``m`` squares (at most ``4 (size - 1)``)."""
 _MIDDLE = 129
 """Index of distance difference 0 in the tables below (a board has at most
 100 squares, so no difference reaches it)."""
@@ -383,15 +386,16 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
         frontier = new
 
 
-def _territory(stack: int, reach_stack: int, packing: _Packing) -> tuple[float, int]:
+def _territory(own: int, other: int, reach_stack: int, field: int) -> tuple[float, int]:
     """``t``: squares nearer to the side to move (at distance ``k + 1`` from
     it and not reached by the opponent by then) minus those nearer to the
     opponent, plus the tie bonus per square at the same distance from both;
-    and the number of those ties, which ``w`` needs too."""
-    field, mine = packing.field, packing.mine
-    nearer = (stack & mine & ~(reach_stack >> field)).bit_count()
-    farther = ((stack >> field) & mine & ~reach_stack).bit_count()
-    ties = (stack & (stack >> field) & mine).bit_count()
+    and the number of those ties, which ``w`` needs too. ``own`` and
+    ``other`` are a stack's fields of the side to move and of the opponent
+    (the stack ``&`` :attr:`_Packing.mine` and ``&`` :attr:`_Packing.theirs`)."""
+    nearer = (own & ~(reach_stack >> field)).bit_count()
+    farther = (other & ~(reach_stack << field)).bit_count()
+    ties = (own & (other >> field)).bit_count()
     return nearer - farther + TIE_BONUS * ties, ties
 
 
@@ -422,17 +426,16 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     amazons = 0  # both sides' amazons, mirrored (:class:`_Packing`)
     movers = position.amazons(me)
     table = packing.my_amazon
+    shut_in = _SHUT_IN
     for square in movers:
         amazons |= table[square]
-        my_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
-                                   & free).bit_count())
+        my_mobility += shut_in[(((counted & guarded[square]) - lows) & rays[square] & free).bit_count()]
     if live and my_mobility == len(movers):
         return None
     table = packing.their_amazon
     for square in position.amazons(3 - me):
         amazons |= table[square]
-        their_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
-                                      & free).bit_count())
+        their_mobility += shut_in[(((counted & guarded[square]) - lows) & rays[square] & free).bit_count()]
     # ... and the distance layers of both sides at once, the king's first;
     # the counter's board holds the occupied squares reversed, which gives
     # the mirror of the empty squares.
@@ -442,7 +445,9 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     kings, kings_reached, everything = _king_stack(amazons & packing.two_fields, empty, packing)
     mirrored_empty = empty | (full & ~(counted >> packing.reversed_shift)) * packing.mirror_places
     queens, queens_reached, c1 = _queen_stack(amazons, mirrored_empty, everything, packing)
-    t1, ties = _territory(queens, queens_reached, packing)
+    # Each side's fields of the stacks: a pair of layers is then one ``&``.
+    own, other = queens & mine, queens & theirs
+    t1, ties = _territory(own, other, queens_reached, field)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
     # down by d blocks onto the side to move's (d >= 0), or the side to
@@ -452,17 +457,17 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     if ties:  # difference 0: the ties of t1
         w += ties * spread[_MIDDLE]
     d = _MIDDLE + 1
-    moved = queens >> (field + block)
+    moved = other >> (field + block)
     while moved:
-        count = (queens & moved & mine).bit_count()
+        count = (own & moved).bit_count()
         if count:
             w += count * spread[d]
         d += 1
         moved >>= block
     d = _MIDDLE - 1
-    moved = queens >> (block - field)
+    moved = own >> (block - field)
     while moved:
-        count = (queens & moved & theirs).bit_count()
+        count = (other & moved).bit_count()
         if count:
             w += count * spread[d]
         d -= 1
@@ -470,31 +475,32 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     # w is a sum of multiples of powers of 2 small enough to be exact in any
     # order.
 
-    t2 = _territory(kings, kings_reached, packing)[0]
+    own, other = kings & mine, kings & theirs
+    t2 = _territory(own, other, kings_reached, field)[0]
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
     # those are its squares at distance k + 1 that the other had not
     # reached 5 layers later.
     lead = _LEAD
     c2 = 0.0
-    moved = kings >> (field + block)  # difference 0 weighs 0
+    moved = other >> (field + block)  # difference 0 weighs 0
     for d in range(_MIDDLE + 1, _MIDDLE + 6):
         if not moved:
             break
-        count = (kings & moved & mine).bit_count()
+        count = (own & moved).bit_count()
         if count:
             c2 += count * lead[d]
         moved >>= block
-    moved = kings >> (block - field)
+    moved = own >> (block - field)
     for d in range(_MIDDLE - 1, _MIDDLE - 6, -1):
         if not moved:
             break
-        count = (kings & moved & theirs).bit_count()
+        count = (other & moved).bit_count()
         if count:
             c2 += count * lead[d]
         moved >>= block
-    c2 += ((kings & mine & ~(kings_reached >> (5 * block + field))).bit_count()
-           - (kings & theirs & ~(kings_reached >> (5 * block - field))).bit_count())
+    c2 += ((own & ~(kings_reached >> (5 * block + field))).bit_count()
+           - (other & ~(kings_reached >> (5 * block - field))).bit_count())
     return t1, t2, c1, c2, w, their_mobility - my_mobility
 
 
