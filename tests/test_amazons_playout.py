@@ -197,6 +197,7 @@ def test_packed_terms_equal_the_one_side_at_a_time_terms(size):
             fast, slow = _terms(p), layered_terms(p)
             assert fast[:3] == slow[:3] and fast[4] == slow[4], p.render_text()
             assert fast[3] == pytest.approx(slow[3], abs=1e-12) and fast[5] == pytest.approx(slow[5], abs=1e-12)
+            assert _terms(p, live=True) == (None if p.is_over() else fast)
             checked += 1
             move = random_move(p, rng)
             if move is None:
@@ -211,7 +212,7 @@ def test_packed_terms_on_set_up_boards(size):
     amazons on each side (none included: the packing has one field per
     amazon) and arrows anywhere; the square-by-square reference agrees too."""
     rng = random.Random(100 + size)
-    sides_without_amazons = 0
+    sides_without_amazons = over = 0
     for _ in range(500):
         board = [EMPTY] * (size * size)
         squares = rng.sample(range(size * size), rng.randrange(0, size * size))
@@ -222,9 +223,13 @@ def test_packed_terms_on_set_up_boards(size):
         fast, slow = _terms(p), layered_terms(p)
         assert fast[:3] == slow[:3] and fast[4] == slow[4], p.render_text()
         assert fast[3] == pytest.approx(slow[3], abs=1e-12) and fast[5] == pytest.approx(slow[5], abs=1e-12)
+        # live: no terms exactly when the side to move has no move (no amazon included).
+        over += p.is_over()
+        assert _terms(p, live=True) == (None if p.is_over() else fast), p.render_text()
         for name, value in reference_terms(p).items():
             assert getattr(evaluation_terms(p), name) == pytest.approx(value, abs=1e-9), (name, p.render_text())
     assert sides_without_amazons == {6: 150, 8: 79, 10: 58}[size]
+    assert over == {6: 73, 8: 41, 10: 31}[size]
 
 
 def mirrored(p: Position, flip_ranks: bool, swap_colours: bool) -> Position:

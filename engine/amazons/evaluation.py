@@ -153,6 +153,9 @@ def queen_territory(position: Position) -> dict[int, int]:
 
 _HALVES = tuple(0.5 ** k for k in range(1, 130))
 """``2^-(k + 1)``: the weight of queen layer ``k`` in ``c1``."""
+_SHUT_IN = tuple(1.0 / (1 + m) for m in range(4 * 10))
+"""``1 / (1 + m)``: an amazon's share of the mobility term when it reaches
+``m`` squares (at most ``4 (size - 1)``)."""
 _MIDDLE = 129
 """Index of distance difference 0 in the tables below (a board has at most
 100 squares, so no difference reaches it)."""
@@ -204,7 +207,7 @@ class _Packing:
 
     __slots__ = ("field", "block", "board", "up", "not_first_file", "not_last_file",
                  "size", "mine", "theirs", "five_blocks", "deep", "two_fields", "landing",
-                 "bytes", "extra")
+                 "bytes", "extra", "my_amazon", "their_amazon", "mirror_places", "reversed_shift")
 
     def __init__(self, geo: Geometry) -> None:
         field = geo.square_count + geo.size + 1
@@ -239,6 +242,18 @@ class _Packing:
         """The opponent's field of every block."""
         self.five_blocks = sum(1 << (self.block * k) for k in range(5))
         """``*`` copies two fields into 5 consecutive blocks."""
+        squares = geo.square_count
+        self.my_amazon = tuple(self.mirrored(1 << square) for square in range(squares))
+        """Per square, a side to move's amazon there in the mirrored layout."""
+        self.their_amazon = tuple(self.mirrored(1 << (square + field)) for square in range(squares))
+        """Per square, an opponent's amazon there in the mirrored layout."""
+        self.reversed_shift = squares + 1
+        """Where :class:`stargtp.engine.amazons.position.ReachCounter`'s
+        board holds the occupied squares reversed (bit ``i`` at
+        ``square_count - 1 - i``): its second field."""
+        self.mirror_places = (1 << (2 * field + geo.size + 1)) | (1 << (3 * field + geo.size + 1))
+        """``*`` puts one board reversed (as above) where :meth:`mirror`
+        puts it in fields 2 and 3, the mirrors of fields 1 and 0."""
 
     def mirror(self, bits: int) -> int:
         """``bits`` (four fields) with bit ``i`` moved to bit ``4F - 1 - i``:
@@ -257,74 +272,77 @@ def _packing(size: int) -> _Packing:
     return _Packing(geometry(size))
 
 
-def _queen_fills(empty: int, packing: _Packing) -> tuple[int, list]:
-    """The masks of the queen steps (:class:`_Packing`) over the squares of
-    ``empty`` (the mirrored layout): where an eastward step may land (the
-    east rays are runs of consecutive bits, slid by a subtraction, see
-    :func:`_queen_step`), and for the three other directions towards higher
-    bits the occluded fills' ``(s, E, 2s, E2, 4s, E4, 8s, E8)``, with
-    ``E8 = 0`` on boards whose rays are at most 7 long."""
-    deep = packing.deep
-    steps, landing = packing.up, packing.landing
-    fills = []
-    for step, lands in zip(steps[1:], landing[1:]):
-        open_squares = empty & lands
-        two = open_squares & (open_squares << step)
-        four = two & (two << 2 * step)
-        fills.append((step, open_squares, 2 * step, two, 4 * step, four, 8 * step,
-                      four & (four << 4 * step) if deep else 0))
-    return empty & landing[0], fills
-
-
-def _queen_step(frontier: int, fills: tuple[int, list], packing: _Packing) -> int:
-    """Every square a queen move reaches from a square of ``frontier`` (the
-    mirrored layout, and so is the answer), ``fills`` from
-    :func:`_queen_fills`: the four directions towards higher bits, then the
-    mirror of what they reach for the other four (:meth:`_Packing.mirror`,
-    inlined).
-
-    Eastward (westward in the mirror) the squares of a rank are consecutive
-    bits, so the slide is a subtraction: with ``o`` the squares a step may
-    not land on (the other squares of the rank, the first file, the
-    padding) plus the frontier, ``o - 2f`` borrows from the square after
-    each frontier square up to the first square of ``o`` beyond it, and
-    ``o ^ (o - 2f)`` is those squares (the blocker included, which the
-    landing mask takes out again)."""
-    east, others = fills
-    blocked = ~east | frontier
-    new = (blocked ^ (blocked - (frontier << 1))) & east
-    for step, open_squares, step2, two, step4, four, step8, eight in others:
-        fill = frontier | (open_squares & (frontier << step))
-        fill |= two & (fill << step2)
-        fill |= four & (fill << step4)
-        if eight:
-            fill |= eight & (fill << step8)
-        new |= open_squares & (fill << step)
-    return new | int.from_bytes(new.to_bytes(packing.bytes, "big").translate(_BIT_REVERSED),
-                                "little") >> packing.extra
-
-
-def _queen_stack(frontier: int, reached: int, everything: int, fills: tuple[int, list],
+def _queen_stack(amazons: int, empty: int, everything: int,
                  packing: _Packing) -> tuple[int, int, float]:
     """The queen-distance layers of both sides (two fields, see
     :class:`_Packing`) as ``(stack, reach_stack, c1)``: layer ``k`` at block
     ``k``, and at block ``k`` of the second what each side had reached then
     (its amazons included); a block past the last layer of both sides is 0
-    in both. ``frontier`` is the first layer and ``reached`` the amazons,
-    both mirrored (the search runs in the mirrored layout, ``fills`` from
-    :func:`_queen_fills`); ``everything`` is what they reach in the end (two
-    fields), which the king search already knows (a queen path is a chain
-    of king steps over empty squares): the search stops there, without a
-    last step that finds nothing. ``c1`` is the term of that name, its two
-    sums taken in the order of the one-side-at-a-time code, so that it is
-    the same to the last bit."""
+    in both. ``amazons`` are both sides' amazons and ``empty`` the empty
+    squares, both mirrored: the search runs in the mirrored layout, so
+    each queen step slides in the four directions towards higher bits and
+    one mirror (:meth:`_Packing.mirror`, inlined) adds the other four.
+    ``everything`` is what the amazons reach in the end (two fields), which
+    the king search already knows (a queen path is a chain of king steps
+    over empty squares): the search stops there, without a last step that
+    finds nothing. ``c1`` is the term of that name, its two sums taken in
+    the order of the one-side-at-a-time code, so that it is the same to the
+    last bit.
+
+    A queen step: eastward (westward in the mirror) the squares of a rank
+    are consecutive bits, so the slide is a subtraction: with ``o`` the
+    squares a step may not land on (the other squares of the rank, the
+    first file, the padding) plus the frontier, ``o - 2f`` borrows from the
+    square after each frontier square up to the first square of ``o``
+    beyond it, and ``o ^ (o - 2f)`` is those squares (the blocker included,
+    which the landing mask takes out again). The three other directions
+    are occluded fills in doubling steps (:class:`_Packing`), their masks
+    made once here, written out for the three directions since this loop
+    is the evaluation's hottest."""
     block, field, board, half = packing.block, packing.field, packing.board, packing.two_fields
+    byte_count, extra, table = packing.bytes, packing.extra, _BIT_REVERSED
+    from_bytes = int.from_bytes
+    lands = packing.landing
+    east = empty & lands[0]
+    blocked_east = ~east
+    s1, s2, s3 = packing.up[1:]
+    t1, t2, t3 = 2 * s1, 2 * s2, 2 * s3
+    u1, u2, u3 = 4 * s1, 4 * s2, 4 * s3
+    e1, e2, e3 = empty & lands[1], empty & lands[2], empty & lands[3]
+    # E2 = E & E << s, E4 = E2 & E2 << 2s, E8 = E4 & E4 << 4s (rays longer than 7).
+    d1, d2, d3 = e1 & (e1 << s1), e2 & (e2 << s2), e3 & (e3 << s3)
+    q1, q2, q3 = d1 & (d1 << t1), d2 & (d2 << t2), d3 & (d3 << t3)
+    deep = packing.deep
+    if deep:
+        o1, o2, o3 = q1 & (q1 << u1), q2 & (q2 << u2), q3 & (q3 << u3)
+        v1, v2, v3 = 8 * s1, 8 * s2, 8 * s3
     halves = _HALVES
     my_sum = their_sum = 0
     stack = reach_stack = 0
     shift = k = 0
-    new = frontier
+    reached = frontier = amazons
     while True:
+        # One queen step from ``frontier``.
+        blocked = blocked_east | frontier
+        f1 = frontier | (e1 & (frontier << s1))
+        f1 |= d1 & (f1 << t1)
+        f1 |= q1 & (f1 << u1)
+        f2 = frontier | (e2 & (frontier << s2))
+        f2 |= d2 & (f2 << t2)
+        f2 |= q2 & (f2 << u2)
+        f3 = frontier | (e3 & (frontier << s3))
+        f3 |= d3 & (f3 << t3)
+        f3 |= q3 & (f3 << u3)
+        if deep:
+            f1 |= o1 & (f1 << v1)
+            f2 |= o2 & (f2 << v2)
+            f3 |= o3 & (f3 << v3)
+        new = (((blocked ^ (blocked - (frontier << 1))) & east) | (e1 & (f1 << s1))
+               | (e2 & (f2 << s2)) | (e3 & (f3 << s3)))
+        new = (new | from_bytes(new.to_bytes(byte_count, "big").translate(table), "little") >> extra) & ~reached
+        if not new:
+            return stack, reach_stack, 2.0 * (my_sum - their_sum)
+        # Layer k: its squares at distance k + 1, both sides.
         layer = new & half
         count = (layer & board).bit_count()
         if count:
@@ -340,9 +358,7 @@ def _queen_stack(frontier: int, reached: int, everything: int, fills: tuple[int,
             return stack, reach_stack, 2.0 * (my_sum - their_sum)
         shift += block
         k += 1
-        new = _queen_step(new, fills, packing) & ~reached
-        if not new:
-            return stack, reach_stack, 2.0 * (my_sum - their_sum)
+        frontier = new
 
 
 def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, int]:
@@ -370,21 +386,25 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
         frontier = new
 
 
-def _territory(stack: int, reach_stack: int, packing: _Packing) -> tuple[float, int]:
+def _territory(own: int, other: int, reach_stack: int, field: int) -> tuple[float, int]:
     """``t``: squares nearer to the side to move (at distance ``k + 1`` from
     it and not reached by the opponent by then) minus those nearer to the
     opponent, plus the tie bonus per square at the same distance from both;
-    and the number of those ties, which ``w`` needs too."""
-    field, mine = packing.field, packing.mine
-    nearer = (stack & mine & ~(reach_stack >> field)).bit_count()
-    farther = ((stack >> field) & mine & ~reach_stack).bit_count()
-    ties = (stack & (stack >> field) & mine).bit_count()
+    and the number of those ties, which ``w`` needs too. ``own`` and
+    ``other`` are a stack's fields of the side to move and of the opponent
+    (the stack ``&`` :attr:`_Packing.mine` and ``&`` :attr:`_Packing.theirs`)."""
+    nearer = (own & ~(reach_stack >> field)).bit_count()
+    farther = (other & ~(reach_stack << field)).bit_count()
+    ties = (own & (other >> field)).bit_count()
     return nearer - farther + TIE_BONUS * ties, ties
 
 
-def _terms(position: Position) -> tuple[float, float, float, float, float, float]:
+def _terms(position: Position, live: bool = False) -> tuple[float, float, float, float, float, float] | None:
     """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
-    (the module docstring defines them). Both sides' distance layers are
+    (the module docstring defines them); with ``live``, None instead when
+    the side to move has no move (:meth:`Position.is_over`), which the
+    mobility counts tell: none of its amazons reaches a square, so each
+    adds exactly 1 to its sum (any other adds at most 1/2). Both sides' distance layers are
     computed together, packed in one integer (:class:`_Packing`), the
     queen steps in the mirrored layout, each amazon's reach (the mobility)
     is counted by :class:`stargtp.engine.amazons.position.ReachCounter`,
@@ -403,29 +423,31 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     counted, free = counter.board(occupied)
     guarded, lows, rays = counter.guarded, counter.lows, counter.rays
     my_mobility = their_mobility = 0.0
-    sources = 0
-    for square in position.amazons(me):
-        sources |= 1 << square
-        my_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
-                                   & free).bit_count())
+    amazons = 0  # both sides' amazons, mirrored (:class:`_Packing`)
+    movers = position.amazons(me)
+    table = packing.my_amazon
+    shut_in = _SHUT_IN
+    for square in movers:
+        amazons |= table[square]
+        my_mobility += shut_in[(((counted & guarded[square]) - lows) & rays[square] & free).bit_count()]
+    if live and my_mobility == len(movers):
+        return None
+    table = packing.their_amazon
     for square in position.amazons(3 - me):
-        sources |= 1 << (square + field)
-        their_mobility += 1.0 / (1 + (((counted & guarded[square]) - lows) & rays[square]
-                                      & free).bit_count())
-    # ... and the first queen layer of each side from all its amazons at once.
-    empty = geo.full_mask & ~occupied
+        amazons |= table[square]
+        their_mobility += shut_in[(((counted & guarded[square]) - lows) & rays[square] & free).bit_count()]
+    # ... and the distance layers of both sides at once, the king's first;
+    # the counter's board holds the occupied squares reversed, which gives
+    # the mirror of the empty squares.
+    full = geo.full_mask
+    empty = full & ~occupied
     empty |= empty << field
-    fills = _queen_fills(packing.mirrored(empty), packing)
-    amazons = packing.mirrored(sources)
-    first = _queen_step(amazons, fills, packing)
-    kings, kings_reached, everything = _king_stack(sources, empty, packing)
-
-    if not first:
-        queens = queens_reached = 0
-        c1 = 0.0
-    else:
-        queens, queens_reached, c1 = _queen_stack(first, amazons, everything, fills, packing)
-    t1, ties = _territory(queens, queens_reached, packing)
+    kings, kings_reached, everything = _king_stack(amazons & packing.two_fields, empty, packing)
+    mirrored_empty = empty | (full & ~(counted >> packing.reversed_shift)) * packing.mirror_places
+    queens, queens_reached, c1 = _queen_stack(amazons, mirrored_empty, everything, packing)
+    # Each side's fields of the stacks: a pair of layers is then one ``&``.
+    own, other = queens & mine, queens & theirs
+    t1, ties = _territory(own, other, queens_reached, field)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
     # down by d blocks onto the side to move's (d >= 0), or the side to
@@ -435,17 +457,17 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     if ties:  # difference 0: the ties of t1
         w += ties * spread[_MIDDLE]
     d = _MIDDLE + 1
-    moved = queens >> (field + block)
+    moved = other >> (field + block)
     while moved:
-        count = (queens & moved & mine).bit_count()
+        count = (own & moved).bit_count()
         if count:
             w += count * spread[d]
         d += 1
         moved >>= block
     d = _MIDDLE - 1
-    moved = queens >> (block - field)
+    moved = own >> (block - field)
     while moved:
-        count = (queens & moved & theirs).bit_count()
+        count = (other & moved).bit_count()
         if count:
             w += count * spread[d]
         d -= 1
@@ -453,31 +475,32 @@ def _terms(position: Position) -> tuple[float, float, float, float, float, float
     # w is a sum of multiples of powers of 2 small enough to be exact in any
     # order.
 
-    t2 = _territory(kings, kings_reached, packing)[0]
+    own, other = kings & mine, kings & theirs
+    t2 = _territory(own, other, kings_reached, field)[0]
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
     # those are its squares at distance k + 1 that the other had not
     # reached 5 layers later.
     lead = _LEAD
     c2 = 0.0
-    moved = kings >> (field + block)  # difference 0 weighs 0
+    moved = other >> (field + block)  # difference 0 weighs 0
     for d in range(_MIDDLE + 1, _MIDDLE + 6):
         if not moved:
             break
-        count = (kings & moved & mine).bit_count()
+        count = (own & moved).bit_count()
         if count:
             c2 += count * lead[d]
         moved >>= block
-    moved = kings >> (block - field)
+    moved = own >> (block - field)
     for d in range(_MIDDLE - 1, _MIDDLE - 6, -1):
         if not moved:
             break
-        count = (kings & moved & theirs).bit_count()
+        count = (other & moved).bit_count()
         if count:
             c2 += count * lead[d]
         moved >>= block
-    c2 += ((kings & mine & ~(kings_reached >> (5 * block + field))).bit_count()
-           - (kings & theirs & ~(kings_reached >> (5 * block - field))).bit_count())
+    c2 += ((own & ~(kings_reached >> (5 * block + field))).bit_count()
+           - (other & ~(kings_reached >> (5 * block - field))).bit_count())
     return t1, t2, c1, c2, w, their_mobility - my_mobility
 
 
@@ -504,9 +527,10 @@ def evaluate(position: Position) -> float:
     when it has no move. A heuristic (see the module docstring), meant for
     cutting playouts short; :func:`stargtp.engine.amazons.scoring.score` is exact.
     ``evaluation_terms(position).value``, without building the record."""
-    if position.is_over():
+    terms = _terms(position, True)
+    if terms is None:
         return -1.0
-    _, raw = _phase_and_raw(*_terms(position), position.size)
+    _, raw = _phase_and_raw(*terms, position.size)
     return math.tanh(raw / SCALE)
 
 
@@ -514,8 +538,9 @@ def evaluate_corrected(position: Position, territory_correction: float) -> float
     """:func:`evaluate` with ``territory_correction`` added to ``t1``: the
     search's ``region_eval`` passes the separated regions' move counts minus
     their squares (:meth:`stargtp.engine.amazons.regions.RegionSolver.territory_correction`)."""
-    if position.is_over():
+    terms = _terms(position, True)
+    if terms is None:
         return -1.0
-    t1, t2, c1, c2, w, mobility = _terms(position)
+    t1, t2, c1, c2, w, mobility = terms
     _, raw = _phase_and_raw(t1 + territory_correction, t2, c1, c2, w, mobility, position.size)
     return math.tanh(raw / SCALE)

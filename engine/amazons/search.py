@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator
 
 from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
 from stargtp.engine.amazons.playout import cutoff_playout
-from stargtp.engine.amazons.position import Move, Position, _new_move, queen_reach, reach_counter
+from stargtp.engine.amazons.position import Move, Position, ReachMemo, _new_move, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
 from stargtp.engine.bits import bit_list, iter_bits
@@ -182,6 +182,18 @@ class MoveOrdering:
         self.rng = rng
         self.stopped = stopped
         self.split_order = split_order
+        self._memo: ReachMemo | None = None
+        self._memo_geometry = None
+
+    def _reach(self, board: Position) -> Callable[[int, int], int]:
+        """``queen_reach`` on ``board``'s size with this ordering's memo
+        (:class:`ReachMemo`: a search's nodes ask about the same lines again
+        and again); a board of another size starts a new memo."""
+        memo = self._memo
+        if memo is None or self._memo_geometry is not board.geometry:
+            memo = self._memo = ReachMemo(board.geometry)
+            self._memo_geometry = board.geometry
+        return memo.reach
 
     def start(self, node: Node, board: Position) -> tuple[list, Iterator | None, int]:
         """For the search, ``(choices, more, count)`` of ``node`` on
@@ -230,8 +242,7 @@ class MoveOrdering:
 
     def _destinations(self, board: Position, origin: int) -> list[int]:
         occupied = board.occupied
-        ray_masks = board.geometry.ray_masks
-        targets = bit_list(queen_reach(origin, occupied, ray_masks))
+        targets = bit_list(self._reach(board)(origin, occupied))
         if self.order == "none":
             self.rng.shuffle(targets)
             return targets
@@ -316,18 +327,26 @@ class MoveOrdering:
         return score
 
     @staticmethod
-    def _arrow_masks(board: Position, origin: int, target: int) -> tuple[int, int, int, int]:
+    def _arrow_masks(board: Position, origin: int, target: int,
+                     reach: Callable[[int, int], int] | None = None) -> tuple[int, int, int, int]:
         """The squares of the cheap arrow score after the amazon's step
         ``origin -> target``: reached by an opponent amazon, by two of them,
-        next to one, and next to one of ours."""
+        next to one, and next to one of ours. ``reach(square, occupied)``
+        is ``queen_reach`` (by default the plain function)."""
         geo = board.geometry
-        ray_masks, king_masks = geo.ray_masks, geo.king_masks
+        king_masks = geo.king_masks
+        if reach is None:
+            ray_masks = geo.ray_masks
+
+            def reach(square: int, occupied: int) -> int:
+                return queen_reach(square, occupied, ray_masks)
+
         after = board.occupied ^ (1 << origin) ^ (1 << target)
         reached = twice = near = 0
         for square in board.amazons(3 - board.to_move):
-            reach = queen_reach(square, after, ray_masks)
-            twice |= reached & reach
-            reached |= reach
+            reach_here = reach(square, after)
+            twice |= reached & reach_here
+            reached |= reach_here
             near |= king_masks[square]
         own = king_masks[target]
         for square in board.amazons(board.to_move):
@@ -335,16 +354,16 @@ class MoveOrdering:
                 own |= king_masks[square]
         return reached, twice, near, own
 
-    @staticmethod
-    def _arrow_classes(board: Position, origin: int, target: int) -> tuple[tuple[int, ...], int]:
+    def _arrow_classes(self, board: Position, origin: int, target: int) -> tuple[tuple[int, ...], int]:
         """The arrows after the amazon's step ``origin -> target`` as six
         masks, those of cheap score 4, 3, 2, 1, 0 and -1 (the score of
         :meth:`_arrow_scorer`), and their number: walking the masks in turn,
         each lowest square first, gives the arrows best first, ties in
         square order, as sorting them by :meth:`_arrow_scorer` does
         (``tests/test_amazons_search.py`` compares the two)."""
-        arrows = queen_reach(target, board.occupied ^ (1 << origin), board.geometry.ray_masks)
-        reached, twice, near, own = MoveOrdering._arrow_masks(board, origin, target)
+        reach = self._reach(board)
+        arrows = reach(target, board.occupied ^ (1 << origin))
+        reached, twice, near, own = self._arrow_masks(board, origin, target, reach)
         # score = [reached] + [twice] + 2 [near] - [own], twice within reached:
         # first the classes of [reached] + [twice] + 2 [near] (0 to 4) ...
         close = arrows & near
