@@ -159,6 +159,18 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
             star_peris |= owned
             blocks.append(owned)
         seeds &= ~group
+    return _with_white(black, white, groups, stars_black, star_peris, blocks, lay, walk)
+
+
+def _with_white(black: int, white: int, groups: int, stars_black: int, star_peris: int,
+                blocks: list[int], lay: Layout, walk: _Walk) -> tuple[int, int, int]:
+    """The end of :func:`_full_board_counts` (and of the batched kernel's
+    count, :mod:`stargtp.engine.star.batch`), from black's groups that touch
+    the perimeter: their number (dead ones included), the stars among them,
+    the stars' pericells and each star's pericells (``blocks``). Returns
+    black's stars, white's stars, and the pericells black owns."""
+    peri = lay.peri
+    ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
     # White, from black's groups: with the board planar, each colour's
     # groups split its perimeter runs without crossing, and white's groups
     # that touch the perimeter number runs + 1 - black's. A white pericell
