@@ -10,7 +10,7 @@ import random
 import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
-from stargtp.engine.star import Position, score
+from stargtp.engine.star import STAR, Position, score
 from stargtp.engine.star.batch import PACK_SIZE, playouts_bits, playouts_bridges, random_playouts, score_full_batch
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry, layout
 from stargtp.engine.star.playout import playout_bits, playout_bridges, score_full
@@ -178,3 +178,23 @@ def test_batches_are_the_single_playouts_of_the_same_seed(rings):
                 == [playout_bridges(*args, single, komi) for _ in range(23)])
         assert (playouts_bits(*args, batched, 9, komi)
                 == [playout_bits(*args, single, komi) for _ in range(9)])
+
+
+def test_the_search_hook():
+    # TreeHooks.playouts: k playouts of the search's own playout (bridge
+    # reply included), the very ones k single calls give for the same seed.
+    p = Position(6)
+    rng = random.Random(8)
+    for move in rng.sample(p.legal_moves(), 30):
+        p.play(move)
+    hooks = STAR.tree_hooks(p)
+    assert hooks.playouts is not None
+    lay = layout(6)
+    for k in (1, 2, 3, 7, 13):
+        got = hooks.playouts(p, random.Random(k), 0.5, k)
+        single = random.Random(k)
+        assert got == [tuple(hooks.playout(p, single, 0.5)) for _ in range(k)]
+        for winner, black, white in got:
+            assert black | white == lay.board and not black & white
+            assert black & p.black_bits == p.black_bits and white & p.white_bits == p.white_bits
+    assert hooks.playouts(p, rng, 0.5, 0) == []

@@ -24,8 +24,9 @@ growing.
 **The flood.** As in the single-board code, a black pericell with no black
 neighbour is a dead group on its own, found for all fields at once; then
 each field floods its groups that touch the perimeter one at a time, from
-its lowest remaining pericell, all fields together. When some field's group
-stops growing the seam is applied to the whole pack (ray cells to ghosts and
+its lowest remaining pericell, all fields together, two steps between two
+looks at which fields are still growing (a pack step is as dear as the
+look). When some field's group stops growing the seam is applied to the whole pack (ray cells to ghosts and
 back: one multiplication each by a constant that puts each ray bit ``k`` on
 ghost bit ``k``, with no carry and no bit leaving its field,
 :func:`_pack_constants` checks it); a field whose group still did not grow is
@@ -52,12 +53,14 @@ from functools import lru_cache
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.star.geometry import Layout, layout
-from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _walk, _with_white, random_fill,
-                                         save_bridges)
+from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _walk, _with_white, playout_bridges,
+                                         random_fill, save_bridges)
 
-PACK_SIZE = 4
-"""Boards a pack (docs/performance.md, "A batched *Star kernel on black's
-floods": instructions per playout measured at 1 - 8 boards a pack)."""
+PACK_SIZE = 6
+"""Boards a pack at most (docs/performance.md, "A batched *Star kernel on
+black's floods": instructions per playout measured at 1 - 8 boards a pack;
+4 - 8 are within 4% of each other on 10 rings, fewer than 3 cost more than
+one board at a time)."""
 
 
 @dataclass(frozen=True)
@@ -184,11 +187,18 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     seam = 0
     step = width - 1
     while active:
-        # The six neighbours in three shifts: (+1) then (+W-1) then (-W).
+        # The six neighbours in three shifts: (+1) then (+W-1) then (-W);
+        # two steps unless no field grew in the first.
         grown = group | group << 1
         grown |= grown << step
         grown = (grown | grown >> width) & mask
-        moving = ((grown ^ group) + ones) & guards
+        if grown == group:
+            moving = 0
+        else:
+            again = grown | grown << 1
+            again |= again << step
+            grown = (again | again >> width) & mask
+            moving = ((grown ^ group) + ones) & guards
         group = grown
         if moving == active:
             continue
@@ -308,3 +318,15 @@ def playouts_bridges(black: int, white: int, to_move: int, lay: Layout, rng: ran
         black_fill = save_bridges(black, white, empty, black_fill, lay, rng)
         filled.append((black | black_fill, white | empty ^ black_fill))
     return _results(filled, lay, komi, pack)
+
+
+def search_playouts(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
+                    komi: float = 0.0) -> list[PlayoutResult]:
+    """The search's ``count`` playouts of one leaf (``TreeHooks.playouts``):
+    :func:`playouts_bridges` in packs from 3 playouts on, below that
+    :func:`stargtp.engine.star.playout.playout_bridges` one at a time (a pack
+    of 2 costs more than two single boards). The same playouts either way
+    for the same random numbers."""
+    if count < 3:
+        return [playout_bridges(black, white, to_move, lay, rng, komi) for _ in range(count)]
+    return playouts_bridges(black, white, to_move, lay, rng, count, komi)
