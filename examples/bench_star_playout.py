@@ -1,9 +1,14 @@
-"""Benchmark: random *Star playouts per second (fill + full scoring), the
-bitboard playout of engine.star.playout against a plain baseline (list,
-shuffle, union-find), run side by side and alternating so that both see the
-same machine load. Prints medians of several runs and the ratio.
+"""Benchmark: random *Star playouts per second (fill + full scoring), from the
+empty board: the batched kernel of engine.star.batch (``--batch`` playouts a
+call, packed ``--pack`` boards an integer), the single-board bitboard playout
+of engine.star.playout and a plain baseline (list, shuffle, union-find), run
+side by side and alternating so that all see the same machine load. Rates
+are per second of CPU time (``time.process_time``), which other processes on
+the machine disturb far less than the wall clock. Prints medians of several
+runs and the ratios (batched and bitboard to the baseline, batched to
+bitboard).
 
-    python examples/bench_star_playout.py [--runs 5] [--seconds 1.0] [--sizes 6 8 10]
+    python examples/bench_star_playout.py [--runs 5] [--seconds 1.0] [--sizes 6 8 10] [--batch 24] [--pack 6]
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import time
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.star import Position, geometry
+from stargtp.engine.star.batch import PACK_SIZE, random_playouts
 from stargtp.engine.star.playout import random_playout
 
 
@@ -70,15 +76,16 @@ class BaselinePlayout:
         return BLACK if quarks[BLACK] > quarks[WHITE] else WHITE
 
 
-def rate(play, seconds: float) -> float:
+def rate(play, seconds: float, per_call: int = 1) -> float:
+    """Playouts per CPU second of ``play`` (``per_call`` playouts a call)."""
     count = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
-        for _ in range(100):
+        for _ in range(max(1, 100 // per_call)):
             play()
-        count += 100
-        now = time.perf_counter()
+            count += per_call
+        now = time.process_time()
         if now >= deadline:
             return count / (now - start)
 
@@ -88,18 +95,30 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 8, 10])
+    parser.add_argument("--batch", type=int, default=24, help="playouts a call of the batched kernel")
+    parser.add_argument("--pack", type=int, default=PACK_SIZE, help="boards an integer (a pack)")
     args = parser.parse_args()
-    print(f"{'rings':>5} {'fast/s':>9} {'baseline/s':>11} {'ratio':>6}   (median of {args.runs} runs)")
+    if args.batch < 1 or args.pack < 1:
+        parser.error("--batch and --pack must be at least 1")
+    print(f"{'rings':>5} {'batched/s':>10} {'fast/s':>9} {'baseline/s':>11} {'b/base':>7} {'ratio':>6}"
+          f" {'b/fast':>7}   (median of {args.runs} runs, CPU time; ratio = fast/baseline)")
     for rings in args.sizes:
         position = Position(rings)
         baseline = BaselinePlayout(rings)
         rng = random.Random(1)
-        fast_rates, base_rates = [], []
+        kinds = {
+            "batched": (lambda: random_playouts(position, rng, args.batch, 0.0, args.pack), args.batch),
+            "fast": (lambda: random_playout(position, rng), 1),
+            "baseline": (lambda: baseline.run(position, rng), 1),
+        }
+        rates: dict[str, list[float]] = {name: [] for name in kinds}
         for _ in range(args.runs):
-            fast_rates.append(rate(lambda: random_playout(position, rng), args.seconds))
-            base_rates.append(rate(lambda: baseline.run(position, rng), args.seconds))
-        fast, base = statistics.median(fast_rates), statistics.median(base_rates)
-        print(f"{rings:>5} {fast:>9.0f} {base:>11.0f} {fast / base:>6.2f}")
+            for name, (play, per_call) in kinds.items():
+                rates[name].append(rate(play, args.seconds, per_call))
+        med = {name: statistics.median(values) for name, values in rates.items()}
+        batched, fast, base = med["batched"], med["fast"], med["baseline"]
+        print(f"{rings:>5} {batched:>10.0f} {fast:>9.0f} {base:>11.0f} {batched / base:>7.2f} {fast / base:>6.2f}"
+              f" {batched / fast:>7.2f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from functools import lru_cache
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.game import Game, SetupKind, SetupRules, TreeHooks, moves_left_from_cells, ownership_analysis
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry
+from stargtp.engine.star.batch import search_playouts
 from stargtp.engine.star.geometry import layout
 from stargtp.engine.star.playout import answers, filled_cells, peri_owners, playout_bridges, random_playout
 from stargtp.engine.star.position import PASS, Position
@@ -51,6 +52,9 @@ def _hooks(rings: int) -> TreeHooks:
     def star_playout(board: Position, rng: random.Random, komi: float) -> tuple[int | None, int, int]:
         return playout_bridges(board.black_bits, board.white_bits, board.to_move, lay, rng, komi)
 
+    def star_playouts(board: Position, rng: random.Random, komi: float, k: int) -> list[tuple[int | None, int, int]]:
+        return search_playouts(board.black_bits, board.white_bits, board.to_move, lay, rng, k, komi)
+
     def star_owners(black: int, white: int) -> int:
         return peri_owners(black, white, lay)
 
@@ -72,7 +76,8 @@ def _hooks(rings: int) -> TreeHooks:
 
     pericells = geometry(rings).perimeter
     return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout, star_owners,
-                     tuple((cell, cell_bit[cell]) for cell in pericells), prior=star_prior)
+                     tuple((cell, cell_bit[cell]) for cell in pericells), prior=star_prior,
+                     playouts=star_playouts)
 
 
 def _tree_hooks(position: Position) -> TreeHooks:

@@ -159,6 +159,17 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
             star_peris |= owned
             blocks.append(owned)
         seeds &= ~group
+    return _with_white(black, white, groups, stars_black, star_peris, blocks, lay, walk)
+
+
+def _with_white(black: int, white: int, groups: int, stars_black: int, star_peris: int,
+                blocks: list[int], lay: Layout, walk: _Walk) -> tuple[int, int, int]:
+    """The end of :func:`_full_board_counts` (and of the batched kernel's
+    count, :mod:`stargtp.engine.star.batch`), from black's groups that touch
+    the perimeter: their number (dead ones included), the stars among them,
+    the stars' pericells and each star's pericells (``blocks``). Returns
+    black's stars, white's stars, and the pericells black owns."""
+    peri = lay.peri
     # White, from black's groups: with the board planar, each colour's
     # groups split its perimeter runs without crossing, and white's groups
     # that touch the perimeter number runs + 1 - black's. A white pericell
@@ -180,20 +191,28 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
                     single_white |= cell
                 break
     if black & lay.ring1 in walk.crossing:
-        # Ring 1 holds two runs of each colour: the star joins white's two
-        # runs too, which the planar count above did not see. If they lie in
-        # two groups of the sheet that both touch the perimeter, those are
-        # one group, a star.
-        stones = white | ray_to_ghost[white & ray]
-        ring1 = stones & lay.ring1
-        first = _flood(ring1 & -ring1, stones, lay)
-        if ring1 & ~first and first & peri:
-            second = _flood(ring1 & ~first, stones, lay)
-            if second & peri:
-                groups_white -= 1
-                single_white &= ~(first | second)
+        joined = _white_across_ring1(white, lay)
+        if joined:
+            groups_white -= 1
+            single_white &= ~joined
     stars_white = groups_white - single_white.bit_count()
     return stars_black, stars_white, star_peris | single_white
+
+
+def _white_across_ring1(white: int, lay: Layout) -> int:
+    """For a full board whose ring 1 holds two runs of each colour (the
+    star joins white's two runs too, which the planar count did not see):
+    if those runs lie in two groups of the sheet that both touch the
+    perimeter, the cells of both (then one group, a star); else 0."""
+    peri = lay.peri
+    stones = white | lay.ray_to_ghost[white & lay.ray]
+    ring1 = stones & lay.ring1
+    first = _flood(ring1 & -ring1, stones, lay)
+    if ring1 & ~first and first & peri:
+        second = _flood(ring1 & ~first, stones, lay)
+        if second & peri:
+            return first | second
+    return 0
 
 
 def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBoardScore:

@@ -1,0 +1,332 @@
+"""Batched *Star playouts: black's floods of several full boards done
+together, each big-integer operation serving every board of a *pack*.
+
+:mod:`stargtp.engine.star.playout` scores one board from black's floods
+alone (:func:`stargtp.engine.star.playout._full_board_counts`): nearly all of
+its time goes to the flood steps, and a step on one board costs mostly the
+interpreter's fixed cost per operation, not the bits. Here the black stones
+of K boards share one int, one board a *field*, so each shift/and/or of a
+flood step serves all K.
+
+**The pack.** Field ``f`` holds board ``f``'s black stones in the
+single-board layout (:func:`stargtp.engine.star.geometry.layout`, ``bits =
+(2n+1) W``, ``W = 2n + 2``), their ghosts across the seam and the centre bit
+(which joins ring 1's black stones as the star does), followed by one blank
+row, so a field is ``stride = bits + W`` bits. A flood step moves a bit by
+at most ``W``: a board's bits shifted out of its own rows land in the blank
+row (its own or the one below), never on a cell, and every step is masked
+with the stones. The blank row's last bit (the *guard*, bit ``stride - 1``
+of each field) is never a cell: adding a field's ``ones`` (its bits below
+the guard) to what changed in a step carries into the guard exactly when
+the field's group grew, so one addition says which fields are still
+growing.
+
+**The flood.** As in the single-board code, a black pericell with no black
+neighbour is a dead group on its own, found for all fields at once; then
+each field floods its groups that touch the perimeter one at a time, from
+its lowest remaining pericell, all fields together, two steps between two
+looks at which fields are still growing (a pack step is as dear as the
+look). When some field's group stops growing the seam is applied to the whole pack (ray cells to ghosts and
+back: one multiplication each by a constant that puts each ray bit ``k`` on
+ghost bit ``k``, with no carry and no bit leaving its field,
+:func:`_pack_constants` checks it); a field whose group still did not grow is
+finished: its group is taken out of the pack, counted (a star if it holds
+two pericells) and the field's next group starts, while the other fields go
+on growing theirs.
+
+**White** follows per board from black's groups and the perimeter runs,
+with the ring-1 correction, by the single-board code itself
+(:func:`stargtp.engine.star.playout._with_white`).
+
+**The fill** stays per board (:func:`stargtp.engine.star.playout.random_fill`
+and, for the search, :func:`stargtp.engine.star.playout.save_bridges`): the
+exact share per colour needs a count per board, and it is a small part of a
+playout's time. So each board's fill has exactly the distribution of the
+single-board playout's, and for the same random numbers the same boards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.star.geometry import Layout, layout
+from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _walk, _with_white, playout_bridges,
+                                         random_fill, save_bridges)
+
+PACK_SIZE = 6
+"""Boards a pack at most (docs/performance.md, "A batched *Star kernel on
+black's floods": instructions per playout measured at 1 - 8 boards a pack;
+4 - 8 are within 4% of each other on 10 rings, fewer than 3 cost more than
+one board at a time)."""
+
+
+@dataclass(frozen=True)
+class _Pack:
+    """The constants of packs of up to ``k`` boards of one size."""
+
+    lay: Layout
+    k: int
+    stride: int
+    guards: int
+    ones: int
+    peri: int
+    centre: int
+    ray: int
+    ghost: int
+    ray_times: int
+    """Ray bits times this, masked by ``ghost``: their ghosts."""
+    ghost_down: int
+    ghost_times: int
+    """Ghost bits shifted down by ``ghost_down``, times this, masked by
+    ``ray``: their ray cells."""
+    edge_ghost: int
+    """The ghost of the ray's pericell, in every field."""
+    edge_down: int
+    field: int
+    """Every bit of one field below its guard."""
+
+
+def _repeat(mask: int, stride: int, count: int) -> int:
+    out = 0
+    for i in range(count):
+        out |= mask << (i * stride)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _pack_constants(rings: int, k: int) -> _Pack:
+    lay = layout(rings)
+    n, width = rings, lay.width
+    stride = lay.bits + width
+
+    def bit(q: int, r: int) -> int:  # the layout's own formula
+        return 1 << ((r + n) * width + (q + n))
+
+    ray_times = sum(1 << (j * (width - 1)) for j in range(1, n + 1))
+    ghost_down = n * (width - 1)
+    ghost_times = sum(1 << ((n - j) * (width - 1)) for j in range(1, n + 1))
+    # The multiplications: every product term at its own position (no
+    # carry), below the guard, and each ray bit landing on its ghost.
+    full_ray = lay.ray * ray_times
+    assert full_ray.bit_count() == n * n and full_ray.bit_length() <= stride - 1
+    full_ghost = (lay.ghost >> ghost_down) * ghost_times
+    assert full_ghost.bit_count() == n * n and full_ghost.bit_length() <= stride - 1
+    assert lay.ghost >> ghost_down << ghost_down == lay.ghost
+    for j in range(1, n + 1):
+        assert bit(j, 0) * ray_times & lay.ghost == bit(0, j)
+        assert (bit(0, j) >> ghost_down) * ghost_times & lay.ray == bit(j, 0)
+    guard = 1 << (stride - 1)
+    assert (lay.board | lay.ghost | bit(0, 0)) < guard
+    return _Pack(
+        lay=lay,
+        k=k,
+        stride=stride,
+        guards=_repeat(guard, stride, k),
+        ones=_repeat(guard - 1, stride, k),
+        peri=_repeat(lay.peri, stride, k),
+        centre=_repeat(bit(0, 0), stride, k),
+        ray=_repeat(lay.ray, stride, k),
+        ghost=_repeat(lay.ghost, stride, k),
+        ray_times=ray_times,
+        ghost_down=ghost_down,
+        ghost_times=ghost_times,
+        edge_ghost=_repeat(bit(0, n), stride, k),
+        edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
+        field=guard - 1,
+    )
+
+
+def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, int, int]]:
+    """For up to ``pk.k`` full boards ``(black, white)`` (single-board
+    bitboards, no ghosts): each one's ``(stars_black, stars_white,
+    pericells black owns)``, as
+    :func:`stargtp.engine.star.playout._full_board_counts` gives them."""
+    lay = pk.lay
+    stride = pk.stride
+    ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
+    mask = 0
+    offset = 0
+    for black, _ in boards:
+        mask |= (black | ray_to_ghost[black & ray]) << offset
+        offset += stride
+    mask |= pk.centre
+    width = lay.width
+    # Pericells with no black neighbour: dead groups of one cell.
+    up = mask | mask >> 1
+    down = mask | mask << 1
+    near = mask >> 1 | mask << 1 | up << width | down >> width
+    near |= (near & pk.edge_ghost) >> pk.edge_down
+    all_seeds = mask & pk.peri
+    all_dead = all_seeds & ~near
+    all_seeds ^= all_dead
+    peri, field = lay.peri, pk.field
+    count = len(boards)
+    seeds = []
+    groups = []
+    group = active = 0
+    guard = 1 << (stride - 1)
+    offset = 0
+    for _ in boards:
+        mine = all_seeds >> offset & peri
+        seeds.append(mine)
+        groups.append((all_dead >> offset & peri).bit_count())
+        if mine:
+            group |= (mine & -mine) << offset
+            active |= guard << offset
+        offset += stride
+    stars = [0] * count
+    star_peris = [0] * count
+    blocks: list[list[int]] = [[] for _ in boards]
+    guards, ones = pk.guards, pk.ones
+    ray_mask, ghost_mask = pk.ray, pk.ghost
+    ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
+    seam_mask = ray_mask | ghost_mask
+    seam = 0
+    step = width - 1
+    while active:
+        # The six neighbours in three shifts: (+1) then (+W-1) then (-W);
+        # two steps unless no field grew in the first.
+        grown = group | group << 1
+        grown |= grown << step
+        grown = (grown | grown >> width) & mask
+        if grown == group:
+            moving = 0
+        else:
+            again = grown | grown << 1
+            again |= again << step
+            grown = (again | again >> width) & mask
+            moving = ((grown ^ group) + ones) & guards
+        group = grown
+        if moving == active:
+            continue
+        # Some field's group stopped growing on the sheet: copy every
+        # field's seam cells across, then finish the groups that still
+        # did not grow.
+        if group & seam_mask != seam:
+            across = (group & ray_mask) * ray_times & ghost_mask
+            across |= ((group & ghost_mask) >> ghost_down) * ghost_times & ray_mask
+            new = across & ~group
+            if new:
+                group |= new
+                moving |= (new + ones) & guards
+            seam = group & seam_mask
+        done = active ^ moving
+        while done:
+            top = done.bit_length() - 1
+            done ^= 1 << top
+            f = top // stride
+            offset = f * stride
+            final = group >> offset & field
+            group ^= final << offset
+            seam &= group
+            groups[f] += 1
+            owned = final & peri
+            if owned & (owned - 1):
+                stars[f] += 1
+                star_peris[f] |= owned
+                blocks[f].append(owned)
+            rest = seeds[f] & ~owned
+            seeds[f] = rest
+            if rest:
+                group |= (rest & -rest) << offset
+            else:
+                active ^= 1 << top
+    walk = _walk(lay.rings)
+    return [_with_white(black, white, groups[f], stars[f], star_peris[f], blocks[f], lay, walk)
+            for f, (black, white) in enumerate(boards)]
+
+
+def _winner(owned_b: int, stars_b: int, stars_w: int, lay: Layout, komi: float) -> FullBoardScore:
+    """The score from the counts (the same sums as
+    :func:`stargtp.engine.star.playout.score_full`)."""
+    peris_b = owned_b.bit_count()
+    peris_w = 5 * lay.rings - peris_b
+    quarks_b = (owned_b & lay.corners).bit_count()
+    quarks_w = 5 - quarks_b
+    conv_b = peris_b + (quarks_b >= 3) + 2 * (stars_w - stars_b)
+    conv_w = peris_w + (quarks_w >= 3) + 2 * (stars_b - stars_w) + komi
+    if conv_b != conv_w:
+        winner = BLACK if conv_b > conv_w else WHITE
+    elif quarks_b != quarks_w:
+        winner = BLACK if quarks_b > quarks_w else WHITE
+    else:
+        winner = None
+    return FullBoardScore((stars_b, stars_w), (peris_b, peris_w), (quarks_b, quarks_w), (conv_b, conv_w), winner)
+
+
+def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SIZE) -> list[FullBoardScore]:
+    """:func:`stargtp.engine.star.playout.score_full` of each full board
+    ``(black, white)`` of ``boards``, computed ``pack`` boards at a time."""
+    boards = list(boards)
+    pk = _pack_constants(lay.rings, pack)
+    out = []
+    for start in range(0, len(boards), pack):
+        for stars_b, stars_w, owned_b in _pack_counts(boards[start:start + pack], pk):
+            out.append(_winner(owned_b, stars_b, stars_w, lay, komi))
+    return out
+
+
+def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int) -> list[PlayoutResult]:
+    pk = _pack_constants(lay.rings, pack)
+    out = []
+    for start in range(0, len(filled), pack):
+        part = filled[start:start + pack]
+        for (black, white), (stars_b, stars_w, owned_b) in zip(part, _pack_counts(part, pk)):
+            out.append(PlayoutResult(_winner(owned_b, stars_b, stars_w, lay, komi).winner, black, white))
+    return out
+
+
+def playouts_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
+                  komi: float = 0.0, pack: int = PACK_SIZE) -> list[PlayoutResult]:
+    """``count`` independent :func:`stargtp.engine.star.playout.playout_bits`
+    from the same stones (the same fills for the same random numbers),
+    scored ``pack`` boards at a time."""
+    empty = lay.board & ~(black | white)
+    share = (empty.bit_count() + 1) // 2
+    filled = []
+    for _ in range(count):
+        mine = random_fill(empty, share, lay, rng)
+        if to_move == BLACK:
+            filled.append((black | mine, white | empty ^ mine))
+        else:
+            filled.append((black | empty ^ mine, white | mine))
+    return _results(filled, lay, komi, pack)
+
+
+def random_playouts(position, rng: random.Random, count: int, komi: float = 0.0,
+                    pack: int = PACK_SIZE) -> list[PlayoutResult]:
+    """``count`` random playouts from a :class:`stargtp.engine.star.Position`
+    (the batched :func:`stargtp.engine.star.playout.random_playout`)."""
+    return playouts_bits(position.black_bits, position.white_bits, position.to_move,
+                         layout(position.rings), rng, count, komi, pack)
+
+
+def playouts_bridges(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
+                     komi: float = 0.0, pack: int = PACK_SIZE) -> list[PlayoutResult]:
+    """``count`` independent :func:`stargtp.engine.star.playout.playout_bridges`
+    (the search's playout, with the bridge-save reply), scored ``pack``
+    boards at a time."""
+    empty = lay.board & ~(black | white)
+    share = (empty.bit_count() + 1) // 2
+    filled = []
+    for _ in range(count):
+        mine = random_fill(empty, share, lay, rng)
+        black_fill = mine if to_move == BLACK else empty ^ mine
+        black_fill = save_bridges(black, white, empty, black_fill, lay, rng)
+        filled.append((black | black_fill, white | empty ^ black_fill))
+    return _results(filled, lay, komi, pack)
+
+
+def search_playouts(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
+                    komi: float = 0.0) -> list[PlayoutResult]:
+    """The search's ``count`` playouts of one leaf (``TreeHooks.playouts``):
+    :func:`playouts_bridges` in packs from 3 playouts on, below that
+    :func:`stargtp.engine.star.playout.playout_bridges` one at a time (a pack
+    of 2 costs more than two single boards). The same playouts either way
+    for the same random numbers."""
+    if count < 3:
+        return [playout_bridges(black, white, to_move, lay, rng, komi) for _ in range(count)]
+    return playouts_bridges(black, white, to_move, lay, rng, count, komi)
