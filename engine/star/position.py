@@ -15,7 +15,7 @@ anything changes.
 
 from __future__ import annotations
 
-from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
+from stargtp.engine.colour import BLACK, EMPTY, WHITE
 from stargtp.engine.errors import CannotUndo, IllegalMove
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, Geometry, geometry
 from stargtp.engine.star.geometry import layout
@@ -141,21 +141,31 @@ class Position:
         """Place a stone of ``colour`` (default: the side to move) or pass. The
         opponent of ``colour`` moves next, so setting up a position with several
         stones of one colour works as the protocol expects."""
+        # The search's commonest call: is_over and _place written out here.
+        to_move = self.to_move
         if colour is None:
-            colour = self.to_move
+            colour = to_move
         elif colour not in (BLACK, WHITE):
             raise IllegalMove(f"no such colour {colour!r}")
-        if self.is_over():
+        history = self.history
+        if not self._empty_count or (len(history) >= 2 and history[-1][1] == PASS
+                                     and history[-2][1] == PASS):
             raise IllegalMove(f"the game is over: {self.over_reason()}")
         if move != PASS:
-            if not isinstance(move, int) or not 0 <= move < len(self.board):
+            board = self.board
+            if not isinstance(move, int) or not 0 <= move < len(board):
                 raise IllegalMove(f"no cell {move!r} on this board")
-            if self.board[move] != EMPTY:
+            if board[move] != EMPTY:
                 raise IllegalMove(f"{self.geometry.labels[move]} is occupied")
-            self._place(move, colour)
-        self.history.append((colour, move))
-        self._movers.append(self.to_move)
-        self.to_move = opponent(colour)
+            board[move] = colour
+            self._empty_count -= 1
+            if colour == BLACK:
+                self.black_bits |= self._bit_of[move]
+            else:
+                self.white_bits |= self._bit_of[move]
+        history.append((colour, move))
+        self._movers.append(to_move)
+        self.to_move = WHITE if colour == BLACK else BLACK
 
     def undo(self) -> None:
         """Take back the last move exactly, side to move included."""
