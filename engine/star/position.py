@@ -15,7 +15,7 @@ anything changes.
 
 from __future__ import annotations
 
-from stargtp.engine.colour import BLACK, EMPTY, WHITE
+from stargtp.engine.colour import BLACK, EMPTY, WHITE, opponent
 from stargtp.engine.errors import CannotUndo, IllegalMove
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, Geometry, geometry
 from stargtp.engine.star.geometry import layout
@@ -141,31 +141,21 @@ class Position:
         """Place a stone of ``colour`` (default: the side to move) or pass. The
         opponent of ``colour`` moves next, so setting up a position with several
         stones of one colour works as the protocol expects."""
-        # The search's commonest call: is_over and _place written out here.
-        to_move = self.to_move
         if colour is None:
-            colour = to_move
+            colour = self.to_move
         elif colour not in (BLACK, WHITE):
             raise IllegalMove(f"no such colour {colour!r}")
-        history = self.history
-        if not self._empty_count or (len(history) >= 2 and history[-1][1] == PASS
-                                     and history[-2][1] == PASS):
+        if self.is_over():
             raise IllegalMove(f"the game is over: {self.over_reason()}")
         if move != PASS:
-            board = self.board
-            if not isinstance(move, int) or not 0 <= move < len(board):
+            if not isinstance(move, int) or not 0 <= move < len(self.board):
                 raise IllegalMove(f"no cell {move!r} on this board")
-            if board[move] != EMPTY:
+            if self.board[move] != EMPTY:
                 raise IllegalMove(f"{self.geometry.labels[move]} is occupied")
-            board[move] = colour
-            self._empty_count -= 1
-            if colour == BLACK:
-                self.black_bits |= self._bit_of[move]
-            else:
-                self.white_bits |= self._bit_of[move]
-        history.append((colour, move))
-        self._movers.append(to_move)
-        self.to_move = WHITE if colour == BLACK else BLACK
+            self._place(move, colour)
+        self.history.append((colour, move))
+        self._movers.append(self.to_move)
+        self.to_move = opponent(colour)
 
     def undo(self) -> None:
         """Take back the last move exactly, side to move included."""
