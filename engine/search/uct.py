@@ -23,7 +23,9 @@ playout itself is ~65 us on the 10-ring board):
   the cost to beat. A node rescores every child only every ``rescore`` visits,
   or every ``rescore_share`` of its visits if that is more (or sooner, when
   its best candidate falls below the best value left out); in between it
-  rescores only its ``candidates`` best children of the last full rescore.
+  rescores only its ``candidates`` best children of the last full rescore,
+  from their own AMAF counters (copied at the full rescore, then kept up to
+  date by the backups: nothing is unpacked between full rescores).
   ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
   it against a plain reference implementation).
 * **Leaf batches.** With ``leaf_playouts`` k an iteration evaluates its
