@@ -313,20 +313,15 @@ class Tree:
                     self.owned_by_black += packer.spread(owners(black, white))
                 if rave:
                     spread_black, spread_white = packer.spread_pair(black, white)
+                    visits_black += spread_black
+                    visits_white += spread_white
                     if winner == BLACK:
-                        won_black, won_white = spread_black << 1, 0
+                        wins_black += spread_black << 1
                     elif winner is None:
-                        won_black, won_white = spread_black, spread_white
+                        wins_black += spread_black
+                        wins_white += spread_white
                     else:
-                        won_black, won_white = 0, spread_white << 1
-                    if visits_black or visits_white:
-                        visits_black += spread_black
-                        visits_white += spread_white
-                        wins_black += won_black
-                        wins_white += won_white
-                    else:  # the first result: no copying additions to zero
-                        visits_black, visits_white = spread_black, spread_white
-                        wins_black, wins_white = won_black, won_white
+                        wins_white += spread_white << 1
             if owners is not None:
                 self.owner_samples += size
             for node, slot in path:
