@@ -4,7 +4,6 @@ results."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 import time
@@ -217,41 +216,6 @@ def test_spread_pair_is_each_masks_spread():
         if rng.random() < 0.2:
             second |= first & rng.getrandbits(width)  # overlapping
         assert packer.spread_pair(first, second) == (packer.spread(first), packer.spread(second))
-
-
-@pytest.mark.parametrize("game, size, leaf_playouts", [("star", 5, 1), ("star", 5, 3), ("hex", 5, 2)])
-def test_the_candidates_own_counters_are_the_packed_ones(game, size, leaf_playouts):
-    """The short rescore reads each node's candidates' counters from its own
-    lists, kept up to date by the backups: after a lazy search (ties
-    included: a wrapped playout calls every fifth result a tie) they equal
-    the packed counters plus one at the candidates' bits, on every node."""
-    position = new_position(game, size)
-    hooks = position.rules.tree_hooks(position)
-    tie = random.Random(4)
-
-    def playout(board, rng, komi):
-        winner, black, white = hooks.playout(board, rng, komi)
-        return (None if tie.random() < 0.2 else winner), black, white
-
-    tree = Tree(Node(position.to_move), dataclasses.replace(hooks, playout=playout, playouts=None),
-                random.Random(6))
-    config = UctConfig(rave=True, exploration=0.0, rave_equiv=1000.0, expand=2, rescore=8,
-                       candidates=4, rescore_share=0.05, max_nodes=10**6, komi=0.0,
-                       leaf_playouts=leaf_playouts)
-    tree.search(position, Budget(Limits(playouts=900), 0, lambda: False), config)
-    checked, stack = 0, [tree.root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.children.values())
-        if node.candidate_bits is None:
-            continue
-        visits, wins = tree.packer.unpack(node.rave_visits), tree.packer.unpack(node.rave_wins)
-        assert node.candidate_bits == [node.amaf[slot] for slot in node.candidates]
-        counts, halves = node.candidate_rave
-        assert counts == [visits[bit] + 1 for bit in node.candidate_bits]
-        assert halves == [wins[bit] + 1 for bit in node.candidate_bits]
-        checked += 1
-    assert checked > 20
 
 
 def test_lazy_rescoring_keeps_statistics_consistent():

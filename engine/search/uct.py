@@ -23,9 +23,7 @@ playout itself is ~65 us on the 10-ring board):
   the cost to beat. A node rescores every child only every ``rescore`` visits,
   or every ``rescore_share`` of its visits if that is more (or sooner, when
   its best candidate falls below the best value left out); in between it
-  rescores only its ``candidates`` best children of the last full rescore,
-  from their own AMAF counters (copied at the full rescore, then kept up to
-  date by the backups: nothing is unpacked between full rescores).
+  rescores only its ``candidates`` best children of the last full rescore.
   ``rescore=1`` with ``rescore_share=0`` is exact UCT-RAVE (the tests check
   it against a plain reference implementation).
 * **Leaf batches.** With ``leaf_playouts`` k an iteration evaluates its
@@ -46,7 +44,7 @@ import math
 import random
 import sys
 from dataclasses import dataclass
-from operator import add, itemgetter
+from operator import itemgetter
 from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
@@ -129,7 +127,7 @@ class Node:
 
     __slots__ = ("to_move", "visits", "rave_visits", "rave_wins", "moves", "amaf", "gather",
                  "child_visits", "child_wins", "children", "candidates", "next_rescore",
-                 "floor", "unvisited", "candidate_bits", "candidate_rave")
+                 "floor", "unvisited")
 
     def __init__(self, to_move: int) -> None:
         self.to_move = to_move
@@ -157,14 +155,6 @@ class Node:
         """The best value left out of ``candidates`` at the last full rescore."""
         self.unvisited: list[int] | None = None
         """Plain UCT only: slots not tried yet, tried first in random order."""
-        self.candidate_bits: list[int] | None = None
-        """RAVE only: the bit position of each candidate's move (``amaf`` of
-        ``candidates``), None before the first full rescore."""
-        self.candidate_rave: tuple[list[int], list[int]] = ([], [])
-        """RAVE only: each candidate's AMAF counters plus one (``r0 + 1``,
-        ``h + 1``), read at the last full rescore and kept up to date since by
-        the playouts through here, so the short rescore need not unpack the
-        packed counters."""
 
     def child_for(self, colour: int, move: Any) -> Node | None:
         """The child node reached by ``colour`` playing ``move``, if the tree has one."""
@@ -341,25 +331,6 @@ class Tree:
                 if slot is not None:
                     node.child_visits[slot] += size
                     node.child_wins[slot] += score
-                    if rave:
-                        # The candidates' counters, the same additions as the
-                        # packed ones above (half points: 2 a win, 1 a tie).
-                        bits = node.candidate_bits
-                        counts, halves = node.candidate_rave
-                        colour = node.to_move
-                        for winner, black, white in results:
-                            mask = black if colour == BLACK else white
-                            if winner == colour:
-                                hits = [mask >> bit & 1 for bit in bits]
-                                counts = list(map(add, counts, hits))
-                                halves = [h + 2 * hit for h, hit in zip(halves, hits)]
-                            elif winner is None:
-                                hits = [mask >> bit & 1 for bit in bits]
-                                counts = list(map(add, counts, hits))
-                                halves = list(map(add, halves, hits))
-                            else:
-                                counts = [n + (mask >> bit & 1) for n, bit in zip(counts, bits)]
-                        node.candidate_rave = counts, halves
             path.clear()
             for _ in range(depth):
                 undo()
@@ -407,19 +378,20 @@ class Tree:
         half_e = 0.5 * e
         c = config.exploration
         if node.visits < node.next_rescore:
-            # The short rescore, from the candidates' own counters (the packed
-            # ones plus one, kept up to date by the playouts): the best value,
-            # the higher slot among equals, as max() of (value, slot) pairs.
-            candidates = node.candidates
-            counts, halves = node.candidate_rave
-            values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r)
-                      for n, w, r, h1 in zip(map(visits.__getitem__, candidates),
-                                             map(wins.__getitem__, candidates), counts, halves)]
-            if c:
-                log_visits = math.log(node.visits + 1)
-                values = [v + c * math.sqrt(log_visits / (visits[slot] + 1))
-                          for v, slot in zip(values, candidates)]
-            best_value, best = max(zip(values, candidates))
+            amaf = node.amaf
+            rave_visits = unpack(node.rave_visits)
+            rave_wins = unpack(node.rave_wins)
+            best, best_value = -1, -math.inf
+            for slot in node.candidates:
+                n = visits[slot]
+                a = amaf[slot]
+                r = rave_visits[a] + 1
+                t = e + r
+                value = (wins[slot] * t + half_e * (rave_wins[a] + 1)) / (n * t + e * r)
+                if c:
+                    value += c * math.sqrt(math.log(node.visits + 1) / (n + 1))
+                if value > best_value or (value == best_value and slot > best):
+                    best, best_value = slot, value
             if best_value >= node.floor:
                 return best
         # The full rescore: the counters plus one (the virtual playout) with one
@@ -427,19 +399,13 @@ class Tree:
         # w = 0.0) the value is (0.0 * t + half_e * h1) / (0 * t + e * r): adding
         # zero changes no float, so the short form is the same number bit for bit.
         ones, gather = self.packer.ones, node.gather
-        counts = gather(unpack(node.rave_visits + ones))
-        halves = gather(unpack(node.rave_wins + ones))
         values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
-                  for n, w, r, h1 in zip(visits, wins, counts, halves)]
+                  for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
+                                         gather(unpack(node.rave_wins + ones)))]
         if c:
             log_visits = math.log(node.visits + 1)
             values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
-        best = self._keep_candidates(node, values, config)
-        candidates = node.candidates
-        node.candidate_bits = list(map(node.amaf.__getitem__, candidates))
-        node.candidate_rave = (list(map(counts.__getitem__, candidates)),
-                               list(map(halves.__getitem__, candidates)))
-        return best
+        return self._keep_candidates(node, values, config)
 
     def _select_plain(self, node: Node, config: UctConfig) -> int:
         unvisited = node.unvisited
