@@ -201,6 +201,23 @@ def test_amaf_packing_agrees_with_counting_bits():
         assert counts[bit] == sum(i + 1 for i, mask in enumerate(masks) if mask >> bit & 1)
 
 
+def test_spread_pair_is_each_masks_spread():
+    """The second spread comes from the union's (kept between calls) less the
+    first's: right for disjoint masks with the union changing or not, and
+    for overlapping masks (spread one by one)."""
+    rng = random.Random(8)
+    width = layout(6).bits
+    packer = AmafPacker(width)
+    board = rng.getrandbits(width)
+    for _ in range(300):
+        cells = board if rng.random() < 0.7 else rng.getrandbits(width)
+        first = rng.getrandbits(width) & cells
+        second = cells & ~first
+        if rng.random() < 0.2:
+            second |= first & rng.getrandbits(width)  # overlapping
+        assert packer.spread_pair(first, second) == (packer.spread(first), packer.spread(second))
+
+
 def test_lazy_rescoring_keeps_statistics_consistent():
     # rescore > 1 is no longer exact UCT, but every count must still add up.
     position = Position(5)

@@ -81,6 +81,7 @@ class AmafPacker:
         self._length = FIELD_BYTES * width
         self._table = [b"".join(_ONE_FIELD if byte >> (7 - i) & 1 else _ZERO_FIELD for i in range(8))
                        for byte in range(256)]
+        self._union = self._union_spread = 0
         self.ones = self.spread((1 << width) - 1)
         """Every counter 1: added before unpacking, it gives the counts plus
         one (the virtual AMAF playout of the blended value) without an
@@ -92,6 +93,25 @@ class AmafPacker:
         big-endian byte string through a 256-entry table."""
         return int.from_bytes(b"".join(map(self._table.__getitem__,
                                            mask.to_bytes(self._mask_bytes, "big"))), "big")
+
+    def spread_pair(self, first: int, second: int) -> tuple[int, int]:
+        """``(spread(first), spread(second))``. For disjoint masks the second
+        is the spread of their union less the first's (spreading is additive
+        over disjoint masks), and the union's spread is kept from the last
+        call: a playout's two owner masks fill the same cells every time (the
+        whole board), so this is one spread a playout instead of two.
+
+        >>> packer = AmafPacker(8)
+        >>> packer.spread_pair(0b101, 0b010) == (packer.spread(0b101), packer.spread(0b010))
+        True
+        """
+        first_spread = self.spread(first)
+        if first & second:
+            return first_spread, self.spread(second)
+        union = first | second
+        if union != self._union:
+            self._union, self._union_spread = union, self.spread(union)
+        return first_spread, self._union_spread - first_spread
 
     def unpack(self, packed: int) -> memoryview:
         """The counters of ``packed``, indexable by bit position."""
@@ -282,8 +302,7 @@ class Tree:
                 if owners is not None:
                     self.owned_by_black += packer.spread(owners(black, white))
                 if rave:
-                    spread_black = packer.spread(black)
-                    spread_white = packer.spread(white)
+                    spread_black, spread_white = packer.spread_pair(black, white)
                     visits_black += spread_black
                     visits_white += spread_white
                     if winner == BLACK:
