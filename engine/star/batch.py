@@ -51,10 +51,10 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from stargtp.engine.colour import BLACK, WHITE
+from stargtp.engine.colour import BLACK
 from stargtp.engine.star.geometry import Layout, layout
 from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _walk, _with_white, playout_bridges,
-                                         random_fill, save_bridges)
+                                         random_fill, save_bridges, score_from_counts)
 
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
@@ -239,24 +239,6 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
             for f, (black, white) in enumerate(boards)]
 
 
-def _winner(owned_b: int, stars_b: int, stars_w: int, lay: Layout, komi: float) -> FullBoardScore:
-    """The score from the counts (the same sums as
-    :func:`stargtp.engine.star.playout.score_full`)."""
-    peris_b = owned_b.bit_count()
-    peris_w = 5 * lay.rings - peris_b
-    quarks_b = (owned_b & lay.corners).bit_count()
-    quarks_w = 5 - quarks_b
-    conv_b = peris_b + (quarks_b >= 3) + 2 * (stars_w - stars_b)
-    conv_w = peris_w + (quarks_w >= 3) + 2 * (stars_b - stars_w) + komi
-    if conv_b != conv_w:
-        winner = BLACK if conv_b > conv_w else WHITE
-    elif quarks_b != quarks_w:
-        winner = BLACK if quarks_b > quarks_w else WHITE
-    else:
-        winner = None
-    return FullBoardScore((stars_b, stars_w), (peris_b, peris_w), (quarks_b, quarks_w), (conv_b, conv_w), winner)
-
-
 def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SIZE) -> list[FullBoardScore]:
     """:func:`stargtp.engine.star.playout.score_full` of each full board
     ``(black, white)`` of ``boards``, computed ``pack`` boards at a time."""
@@ -265,7 +247,7 @@ def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SI
     out = []
     for start in range(0, len(boards), pack):
         for stars_b, stars_w, owned_b in _pack_counts(boards[start:start + pack], pk):
-            out.append(_winner(owned_b, stars_b, stars_w, lay, komi))
+            out.append(score_from_counts(owned_b, stars_b, stars_w, lay, komi))
     return out
 
 
@@ -275,7 +257,7 @@ def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int)
     for start in range(0, len(filled), pack):
         part = filled[start:start + pack]
         for (black, white), (stars_b, stars_w, owned_b) in zip(part, _pack_counts(part, pk)):
-            out.append(PlayoutResult(_winner(owned_b, stars_b, stars_w, lay, komi).winner, black, white))
+            out.append(PlayoutResult(score_from_counts(owned_b, stars_b, stars_w, lay, komi).winner, black, white))
     return out
 
 

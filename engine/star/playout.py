@@ -218,6 +218,12 @@ def _white_across_ring1(white: int, lay: Layout) -> int:
 def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBoardScore:
     """Score a full board given each colour's stones as bitboards (no ghosts)."""
     stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    return score_from_counts(owned_b, stars_b, stars_w, lay, komi)
+
+
+def score_from_counts(owned_b: int, stars_b: int, stars_w: int, lay: Layout, komi: float) -> FullBoardScore:
+    """The score of a full board from black's owned pericells and each
+    colour's stars (white owns the other pericells and quarks)."""
     peris_b = owned_b.bit_count()
     peris_w = 5 * lay.rings - peris_b
     quarks_b = (owned_b & lay.corners).bit_count()
