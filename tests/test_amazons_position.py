@@ -313,17 +313,11 @@ def test_winning_move_is_the_first_move_that_shuts_the_opponent_in():
     assert positions == 1681 and wins == 61
 
 
-@pytest.mark.parametrize("size", [6, 8, 10])
-def test_reach_counter_matches_queen_reach(size):
-    """The packed count of :class:`ReachCounter` against the slow reference,
-    ``queen_reach(...).bit_count()``, for every square of 1,000 boards per
-    size: random occupancies of every density and positions of seeded
-    random games (the board's own squares, occupied or not, included)."""
-    from stargtp.engine.amazons.position import queen_reach, reach_counter
-
+def random_occupancies(size: int, rng: random.Random) -> list[int]:
+    """1,000 occupied-square masks: 500 random ones of every density, then
+    positions of seeded random games; the first two the empty and the full
+    board."""
     geo = Position(size).geometry
-    counter = reach_counter(geo.size)
-    rng = random.Random(size)
     boards = []
     for _ in range(500):
         occupied = rng.getrandbits(geo.square_count)
@@ -339,6 +333,21 @@ def test_reach_counter_matches_queen_reach(size):
             position.play(move)
         boards.append(position.occupied)
     boards[:2] = [0, geo.full_mask]
+    return boards
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_reach_counter_matches_queen_reach(size):
+    """The packed count of :class:`ReachCounter` against the slow reference,
+    ``queen_reach(...).bit_count()``, for every square of 1,000 boards per
+    size: random occupancies of every density and positions of seeded
+    random games (the board's own squares, occupied or not, included)."""
+    from stargtp.engine.amazons.position import queen_reach, reach_counter
+
+    geo = Position(size).geometry
+    counter = reach_counter(geo.size)
+    rng = random.Random(size)
+    boards = random_occupancies(size, rng)
     for occupied in boards:
         board, free = counter.board(occupied)
         assert [counter.count(s, board, free) for s in range(geo.square_count)] == [
@@ -357,21 +366,7 @@ def test_reach_memo_matches_queen_reach(size):
     geo = Position(size).geometry
     memo = ReachMemo(geo)
     rng = random.Random(50 + size)
-    boards = []
-    for _ in range(500):
-        occupied = rng.getrandbits(geo.square_count)
-        for _ in range(rng.randrange(4)):
-            occupied &= rng.getrandbits(geo.square_count)
-        boards.append(occupied)
-    while len(boards) < 1000:
-        position = Position(size)
-        for _ in range(rng.randrange(60)):
-            move = random_move(position, rng)
-            if move is None:
-                break
-            position.play(move)
-        boards.append(position.occupied)
-    boards[:2] = [0, geo.full_mask]
+    boards = random_occupancies(size, rng)
     asked = 0
     for occupied in boards + boards[::-1]:
         for square in rng.sample(range(geo.square_count), geo.square_count):
