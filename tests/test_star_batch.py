@@ -43,7 +43,7 @@ def test_batched_scores_equal_the_plain_scorer(rings):
     needs the ring-1 correction), packed 1 to 8 boards a pack, against
     engine/star/scoring.py."""
     rng = random.Random(2650 + rings)
-    g, lay = geometry(rings), layout(rings)
+    lay = layout(rings)
     boards, expected = [], []
     for i, (black, white) in enumerate(random_full_boards(rings, 2000, rng)):
         if i % 2:
@@ -83,12 +83,12 @@ def test_batched_scores_equal_the_reference(rings):
     rng = random.Random(7 * rings)
     g, lay = geometry(rings), layout(rings)
     boards = random_full_boards(rings, 60, rng)
-    for (black, white), score in zip(boards, score_full_batch(boards, lay, 0.5)):
+    for (black, white), got in zip(boards, score_full_batch(boards, lay, 0.5)):
         board = [BLACK if black & bit else WHITE for bit in lay.bit_of]
         ref = reference_score(board, g, komi=0.5)
-        assert score.stars == (ref[BLACK]["stars"], ref[WHITE]["stars"])
-        assert score.peris == (ref[BLACK]["peris"], ref[WHITE]["peris"])
-        assert score.conventional == (ref[BLACK]["conventional"], ref[WHITE]["conventional"])
+        assert got.stars == (ref[BLACK]["stars"], ref[WHITE]["stars"])
+        assert got.peris == (ref[BLACK]["peris"], ref[WHITE]["peris"])
+        assert got.conventional == (ref[BLACK]["conventional"], ref[WHITE]["conventional"])
 
 
 @pytest.mark.parametrize("rings", SIZES)

@@ -38,8 +38,9 @@ on growing theirs.
 with the ring-1 correction, by the single-board code itself
 (:func:`stargtp.engine.star.playout._with_white`).
 
-**The fill** stays per board (:func:`stargtp.engine.star.playout.random_fill`
-and, for the search, :func:`stargtp.engine.star.playout.save_bridges`): the
+**The fill** stays per board, the single-board playouts' own
+(:func:`stargtp.engine.star.playout.fill` and, for the search,
+:func:`stargtp.engine.star.playout.fill_bridges`): the
 exact share per colour needs a count per board, and it is a small part of a
 playout's time. So each board's fill has exactly the distribution of the
 single-board playout's, and for the same random numbers the same boards.
@@ -51,10 +52,9 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from stargtp.engine.colour import BLACK
 from stargtp.engine.star.geometry import Layout, layout
-from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _walk, _with_white, playout_bridges,
-                                         random_fill, save_bridges, score_from_counts)
+from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _neighbours, _walk, _with_white, fill,
+                                         fill_bridges, playout_bridges, score_from_counts)
 
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
@@ -155,9 +155,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     mask |= pk.centre
     width = lay.width
     # Pericells with no black neighbour: dead groups of one cell.
-    up = mask | mask >> 1
-    down = mask | mask << 1
-    near = mask >> 1 | mask << 1 | up << width | down >> width
+    near = _neighbours(mask, width)
     near |= (near & pk.edge_ghost) >> pk.edge_down
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
@@ -252,13 +250,8 @@ def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SI
 
 
 def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int) -> list[PlayoutResult]:
-    pk = _pack_constants(lay.rings, pack)
-    out = []
-    for start in range(0, len(filled), pack):
-        part = filled[start:start + pack]
-        for (black, white), (stars_b, stars_w, owned_b) in zip(part, _pack_counts(part, pk)):
-            out.append(PlayoutResult(score_from_counts(owned_b, stars_b, stars_w, lay, komi).winner, black, white))
-    return out
+    return [PlayoutResult(score.winner, black, white)
+            for score, (black, white) in zip(score_full_batch(filled, lay, komi, pack), filled)]
 
 
 def playouts_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
@@ -266,16 +259,7 @@ def playouts_bits(black: int, white: int, to_move: int, lay: Layout, rng: random
     """``count`` independent :func:`stargtp.engine.star.playout.playout_bits`
     from the same stones (the same fills for the same random numbers),
     scored ``pack`` boards at a time."""
-    empty = lay.board & ~(black | white)
-    share = (empty.bit_count() + 1) // 2
-    filled = []
-    for _ in range(count):
-        mine = random_fill(empty, share, lay, rng)
-        if to_move == BLACK:
-            filled.append((black | mine, white | empty ^ mine))
-        else:
-            filled.append((black | empty ^ mine, white | mine))
-    return _results(filled, lay, komi, pack)
+    return _results([fill(black, white, to_move, lay, rng) for _ in range(count)], lay, komi, pack)
 
 
 def random_playouts(position, rng: random.Random, count: int, komi: float = 0.0,
@@ -291,15 +275,7 @@ def playouts_bridges(black: int, white: int, to_move: int, lay: Layout, rng: ran
     """``count`` independent :func:`stargtp.engine.star.playout.playout_bridges`
     (the search's playout, with the bridge-save reply), scored ``pack``
     boards at a time."""
-    empty = lay.board & ~(black | white)
-    share = (empty.bit_count() + 1) // 2
-    filled = []
-    for _ in range(count):
-        mine = random_fill(empty, share, lay, rng)
-        black_fill = mine if to_move == BLACK else empty ^ mine
-        black_fill = save_bridges(black, white, empty, black_fill, lay, rng)
-        filled.append((black | black_fill, white | empty ^ black_fill))
-    return _results(filled, lay, komi, pack)
+    return _results([fill_bridges(black, white, to_move, lay, rng) for _ in range(count)], lay, komi, pack)
 
 
 def search_playouts(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,

@@ -136,14 +136,9 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
     # time. The centre bit joins ring 1's black stones as the star does.
     mask = black | lay.ray_to_ghost[black & lay.ray] | walk.centre
     seeds = mask & peri
-    width = lay.width
-    ray, ghost = lay.ray, lay.ghost
-    ray_to_ghost, ghost_to_ray = lay.ray_to_ghost, lay.ghost_to_ray
     # A pericell with no neighbour of its colour is a dead group on its own.
-    up = mask | mask >> 1
-    down = mask | mask << 1
-    near = mask >> 1 | mask << 1 | up << width | down >> width
-    near |= ray_to_ghost[near & ray] | ghost_to_ray[near & ghost]
+    near = _neighbours(mask, lay.width)
+    near |= lay.ray_to_ghost[near & lay.ray] | lay.ghost_to_ray[near & lay.ghost]
     dead = seeds & ~near
     seeds ^= dead
     groups = dead.bit_count()
@@ -303,16 +298,18 @@ def playout_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.
                  komi: float = 0.0) -> PlayoutResult:
     """Fill the empty cells of the bitboards ``black``/``white`` at random, the
     side ``to_move`` taking the first (larger) share, and score."""
-    empty = lay.board & ~(black | white)
-    count = empty.bit_count()
-    mine = random_fill(empty, (count + 1) // 2, lay, rng)
-    if to_move == BLACK:
-        black |= mine
-        white |= empty ^ mine
-    else:
-        white |= mine
-        black |= empty ^ mine
+    black, white = fill(black, white, to_move, lay, rng)
     return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+
+
+def fill(black: int, white: int, to_move: int, lay: Layout, rng: random.Random) -> tuple[int, int]:
+    """The stones ``(black, white)`` after a random fill of the empty cells,
+    the side ``to_move`` taking the first (larger) share."""
+    empty = lay.board & ~(black | white)
+    mine = random_fill(empty, (empty.bit_count() + 1) // 2, lay, rng)
+    if to_move == BLACK:
+        return black | mine, white | empty ^ mine
+    return black | empty ^ mine, white | mine
 
 
 def _at(mask: int, shift: int) -> int:
@@ -395,14 +392,17 @@ def playout_bridges(black: int, white: int, to_move: int, lay: Layout, rng: rand
                     komi: float = 0.0) -> PlayoutResult:
     """:func:`playout_bits` with the bridges of the stones already placed kept
     (:func:`save_bridges`)."""
-    empty = lay.board & ~(black | white)
-    count = empty.bit_count()
-    mine = random_fill(empty, (count + 1) // 2, lay, rng)
-    black_fill = mine if to_move == BLACK else empty ^ mine
-    black_fill = save_bridges(black, white, empty, black_fill, lay, rng)
-    black |= black_fill
-    white |= empty ^ black_fill
+    black, white = fill_bridges(black, white, to_move, lay, rng)
     return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+
+
+def fill_bridges(black: int, white: int, to_move: int, lay: Layout, rng: random.Random) -> tuple[int, int]:
+    """:func:`fill` with the bridges of the stones already placed kept
+    (:func:`save_bridges`)."""
+    empty = lay.board & ~(black | white)
+    mine = random_fill(empty, (empty.bit_count() + 1) // 2, lay, rng)
+    black_fill = save_bridges(black, white, empty, mine if to_move == BLACK else empty ^ mine, lay, rng)
+    return black | black_fill, white | empty ^ black_fill
 
 
 def _neighbours(mask: int, width: int) -> int:
