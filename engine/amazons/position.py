@@ -204,9 +204,10 @@ class ReachMemo:
     True
     """
 
-    __slots__ = ("_lines", "_tags", "_ray_masks", "_memo")
+    __slots__ = ("geometry", "_lines", "_tags", "_ray_masks", "_memo")
 
     def __init__(self, geo: Geometry) -> None:
+        self.geometry = geo
         rays = geo.ray_masks
         self._ray_masks = rays
         self._lines = tuple(rays[8 * s] | rays[8 * s + 1] | rays[8 * s + 2] | rays[8 * s + 3]

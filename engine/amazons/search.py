@@ -183,16 +183,14 @@ class MoveOrdering:
         self.stopped = stopped
         self.split_order = split_order
         self._memo: ReachMemo | None = None
-        self._memo_geometry = None
 
     def _reach(self, board: Position) -> Callable[[int, int], int]:
         """``queen_reach`` on ``board``'s size with this ordering's memo
         (:class:`ReachMemo`: a search's nodes ask about the same lines again
         and again); a board of another size starts a new memo."""
         memo = self._memo
-        if memo is None or self._memo_geometry is not board.geometry:
+        if memo is None or memo.geometry is not board.geometry:
             memo = self._memo = ReachMemo(board.geometry)
-            self._memo_geometry = board.geometry
         return memo.reach
 
     def start(self, node: Node, board: Position) -> tuple[list, Iterator | None, int]:
