@@ -45,3 +45,16 @@ def test_bench_leaf_playouts_reports_each_configuration_against_the_first():
     assert [row.split()[0] for row in rows] == ["leaf_playouts=1", "leaf_playouts=4"]
     assert " x1.00 " in rows[0]
     assert all(re.search(r"\d+ playouts/CPU s +x\d+\.\d\d +\(runs: \d+\)$", row) for row in rows)
+
+
+def test_bench_star_tree_reports_each_leaf_batch_against_the_naive_baseline():
+    done = run("bench_star_tree.py", "--size", "3", "--k", "1", "4", "--playouts", "40", "--runs", "1",
+               "--seconds", "0.05")
+    assert done.returncode == 0, done.stderr
+    head, base, *rows = done.stdout.strip().splitlines()
+    assert head.startswith("star 3, 40 playouts a search, 1 runs, load ")
+    assert base.startswith("naive baseline ") and " x1.00 " in base
+    assert [row.split()[0] for row in rows] == ["leaf_playouts=1", "leaf_playouts=4"]
+    assert all(re.search(r"\d+ playouts/CPU s +x\d+\.\d\d +\(runs: \d+\)$", row) for row in rows)
+    bad = run("bench_star_tree.py", "--size", "11")
+    assert bad.returncode == 2 and bad.stdout == "" and "--size 2..10" in bad.stderr
