@@ -68,7 +68,7 @@ from functools import lru_cache
 from stargtp.engine.star.geometry import Layout, layout
 from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backward, _forward, _neighbours, _walk,
                                          _Walk, fill, fill_bridges, playout_bridges,
-                                         score_from_counts)
+                                         score_from_counts, winner_from_counts)
 
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
@@ -356,8 +356,13 @@ def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SI
 
 
 def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int) -> list[PlayoutResult]:
-    return [PlayoutResult(score.winner, black, white)
-            for score, (black, white) in zip(score_full_batch(filled, lay, komi, pack), filled)]
+    pk = _pack_constants(lay.rings, pack)
+    out = []
+    for start in range(0, len(filled), pack):
+        boards = filled[start:start + pack]
+        for (stars_b, stars_w, owned_b), (black, white) in zip(_pack_counts(boards, pk), boards):
+            out.append(PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white))
+    return out
 
 
 def playouts_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,
