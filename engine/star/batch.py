@@ -103,6 +103,7 @@ class _Pack:
     walk: _Walk
     """The single board's perimeter walk."""
     board: int
+    """Every cell, in every field (white's stones are the cells black lacks)."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
 
@@ -169,7 +170,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     """For up to ``pk.k`` full boards ``(black, white)`` (single-board
     bitboards, no ghosts): each one's ``(stars_black, stars_white,
     pericells black owns)``, as
-    :func:`stargtp.engine.star.playout._full_board_counts` gives them."""
+    :func:`stargtp.engine.star.playout._full_board_counts` gives them.
+    Only black is read: on a full board white has the other cells."""
     lay = pk.lay
     stride = pk.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
