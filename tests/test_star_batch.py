@@ -14,7 +14,7 @@ from stargtp.engine.star import STAR, Position, score
 from stargtp.engine.star.batch import PACK_SIZE, playouts_bits, playouts_bridges, random_playouts, score_full_batch
 from stargtp.engine.star.geometry import MAX_RINGS, MIN_RINGS, geometry, layout
 from stargtp.engine.star.playout import playout_bits, playout_bridges, score_full
-from tests.star_reference import reference_score
+from tests.star_reference import reference_neighbours, reference_score
 
 SIZES = range(MIN_RINGS, MAX_RINGS + 1)
 CROSSING_RING1 = [{0, 2}, {1, 3}, {2, 4}, {3, 0}, {4, 1}, {0, 1, 3}, {1, 2, 4}, {2, 3, 0}, {3, 4, 1}, {4, 0, 2}]
@@ -123,6 +123,73 @@ def test_lone_groups_at_the_seam_and_the_star_bridge():
     scores = score_full_batch(boards, lay)
     assert [s.stars[0] for s in scores] == [1, 1, 0, 1]
     assert scores == [score_full(b, w, lay) for b, w in boards]
+
+
+def _sheet_groups(rings: int, colour_of: list[int], colour: int) -> list[set[int]]:
+    """The groups of ``colour`` without the star bridge (ring 1 joined only
+    to its two neighbours on ring 1), by a plain search over the rules'
+    adjacency; cells numbered in board order."""
+    adjacent = reference_neighbours(rings)
+    index = {}
+    for k in range(1, rings + 1):
+        for p in range(5 * k):
+            index[(k, p)] = len(index)
+    near = [set() for _ in index]
+    for here, theirs in adjacent.items():
+        for there in theirs:
+            if here[0] == there[0] == 1 and (here[1] - there[1]) % 5 not in (1, 4):
+                continue  # the star bridge
+            near[index[here]].add(index[there])
+    groups, seen = [], set()
+    for start in range(len(index)):
+        if start in seen or colour_of[start] != colour:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            for other in near[todo.pop()]:
+                if other not in group and colour_of[other] == colour:
+                    group.add(other)
+                    todo.append(other)
+        seen |= group
+        groups.append(group)
+    return groups
+
+
+@pytest.mark.parametrize("rings", [2, 3, 4, 6])
+def test_the_ring1_correction_from_black_alone(rings):
+    # What the batch's ring-1 correction rests on, against a plain search
+    # of the groups without the star: when ring 1 holds two runs of each
+    # colour, black's two runs are in two groups that both touch the
+    # perimeter exactly when white's two are; and then the white pericells
+    # that are the only pericell of one of white's two groups are exactly
+    # those whose two neighbours on the perimeter are one in each of
+    # black's two groups.
+    rng = random.Random(31 + rings)
+    lay = layout(rings)
+    first_peri = len(lay.bit_of) - 5 * rings
+    perimeter = range(first_peri, len(lay.bit_of))
+    seen = collections.Counter()
+    for black, _ in random_full_boards(rings, 1500, rng):
+        black = black & ~lay.ring1 | lay.mask_of(rng.choice(CROSSING_RING1))
+        colour_of = [BLACK if black & bit else WHITE for bit in lay.bit_of]
+        split = {}
+        for colour in (BLACK, WHITE):
+            on_ring1 = [g for g in _sheet_groups(rings, colour_of, colour) if g & set(range(5))]
+            split[colour] = [g for g in on_ring1 if g & set(perimeter)] if len(on_ring1) == 2 else []
+        both = len(split[BLACK]) == 2
+        assert both == (len(split[WHITE]) == 2)
+        seen[both] += 1
+        if both:
+            lone = {c for g in split[WHITE] for c in g if c >= first_peri and len(g & set(perimeter)) == 1}
+            b1, b2 = split[BLACK]
+            between = set()
+            for c in perimeter:
+                sides = {first_peri + (c - first_peri - 1) % (5 * rings), first_peri + (c - first_peri + 1) % (5 * rings)}
+                if colour_of[c] == WHITE and sides & b1 and sides & b2:
+                    between.add(c)
+            assert lone == between
+            seen["between"] += len(between)
+    assert seen[True] > 20 and seen[False] > 20 and seen["between"] > 5
 
 
 @pytest.mark.parametrize("rings", [2, 6, 10])

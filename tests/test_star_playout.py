@@ -9,7 +9,8 @@ import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.star import PASS, Position, score
-from stargtp.engine.star.playout import layout, playout_bits, random_fill, random_playout
+from stargtp.engine.star.playout import (layout, playout_bits, random_fill, random_playout, score_from_counts,
+                                         winner_from_counts)
 
 # Both fill methods: the default switches to list sampling on small boards, so
 # force the bitwise method too.
@@ -104,3 +105,19 @@ def test_playout_after_passes():
     p.play(PASS)
     result = random_playout(p, random.Random(4))
     assert result.white.bit_count() == 15 and result.black.bit_count() == 15
+
+
+def test_the_winner_alone_is_the_score_s_winner():
+    # winner_from_counts (what the playouts use) against score_from_counts,
+    # on random counts: any owned pericells, any stars, komi whole, half,
+    # negative, odd.
+    rng = random.Random(26)
+    for rings in (2, 5, 10):
+        lay = layout(rings)
+        peri = [bit for bit in lay.bit_of if bit & lay.peri]
+        for _ in range(3000):
+            owned = sum(bit for bit in peri if rng.random() < rng.random())
+            stars_b, stars_w = rng.randrange(8), rng.randrange(8)
+            komi = rng.choice([0.0, 0.5, 2.5, -1.5, 3.0, 7.0, 0.1, 1e-17])
+            assert (winner_from_counts(owned, stars_b, stars_w, lay, komi)
+                    == score_from_counts(owned, stars_b, stars_w, lay, komi).winner)

@@ -10,9 +10,8 @@ flood step serves all K.
 
 **The pack.** Field ``f`` holds board ``f``'s black stones in the
 single-board layout (:func:`stargtp.engine.star.geometry.layout`, ``bits =
-(2n+1) W``, ``W = 2n + 2``), their ghosts across the seam and the centre bit
-(which joins ring 1's black stones as the star does), followed by one blank
-row, so a field is ``stride = bits + W`` bits. A flood step moves a bit by
+(2n+1) W``, ``W = 2n + 2``) and their ghosts across the seam, followed by
+one blank row, so a field is ``stride = bits + W`` bits. A flood step moves a bit by
 at most ``W``: a board's bits shifted out of its own rows land in the blank
 row (its own or the one below), never on a cell, and every step is masked
 with the stones. The blank row's last bit (the *guard*, bit ``stride - 1``
@@ -34,9 +33,23 @@ finished: its group is taken out of the pack, counted (a star if it holds
 two pericells) and the field's next group starts, while the other fields go
 on growing theirs.
 
-**White** follows per board from black's groups and the perimeter runs,
-with the ring-1 correction, by the single-board code itself
-(:func:`stargtp.engine.star.playout._with_white`).
+**The star bridge** is not in the flood (the single-board code puts a
+centre bit next to ring 1). It matters only when ring 1 holds two black
+runs and two white runs; then, if the two black runs are in two groups of
+the sheet that both touch the perimeter, the star makes them one group (a
+star), and white's two runs are then in two such groups as well (neither
+colour can go round ring 1 between the other's two groups), which the star
+joins too. The white pericells between black's two groups are the only
+pericells of those white groups (``tests/test_star_batch.py`` checks all
+this against a plain search). So no white flood is needed
+(:func:`stargtp.engine.star.playout._white_across_ring1` does two).
+
+**White** follows from black's groups and the perimeter runs as in
+:func:`stargtp.engine.star.playout._with_white`, for all fields at once:
+the steps along the perimeter on the whole pack, and the lone white
+pericells whose neighbours are all black (surely alone) told from the
+others on the whole pack; only the others are looked up in black's stars,
+per board.
 
 **The fill** stays per board, the single-board playouts' own
 (:func:`stargtp.engine.star.playout.fill` and, for the search,
@@ -53,8 +66,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from stargtp.engine.star.geometry import Layout, layout
-from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _neighbours, _walk, _with_white, fill,
-                                         fill_bridges, playout_bridges, score_from_counts)
+from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backward, _forward, _neighbours, _walk,
+                                         _Walk, fill, fill_bridges, playout_bridges,
+                                         score_from_counts, winner_from_counts)
 
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
@@ -73,7 +87,6 @@ class _Pack:
     guards: int
     ones: int
     peri: int
-    centre: int
     ray: int
     ghost: int
     ray_times: int
@@ -87,6 +100,12 @@ class _Pack:
     edge_down: int
     field: int
     """Every bit of one field below its guard."""
+    walk: _Walk
+    """The single board's perimeter walk."""
+    board: int
+    """Every cell, in every field (white's stones are the cells black lacks)."""
+    walk_all: _Walk
+    """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
 
 
 def _repeat(mask: int, stride: int, count: int) -> int:
@@ -120,6 +139,12 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         assert (bit(0, j) >> ghost_down) * ghost_times & lay.ray == bit(j, 0)
     guard = 1 << (stride - 1)
     assert (lay.board | lay.ghost | bit(0, 0)) < guard
+    walk = _walk(rings)
+    # A step along the perimeter moves a pericell onto a pericell of its
+    # own board, so it serves every field.
+    walk_all = _Walk(tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.ahead),
+                     tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.behind),
+                     {}, frozenset(), 0)
     return _Pack(
         lay=lay,
         k=k,
@@ -127,7 +152,6 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         guards=_repeat(guard, stride, k),
         ones=_repeat(guard - 1, stride, k),
         peri=_repeat(lay.peri, stride, k),
-        centre=_repeat(bit(0, 0), stride, k),
         ray=_repeat(lay.ray, stride, k),
         ghost=_repeat(lay.ghost, stride, k),
         ray_times=ray_times,
@@ -136,6 +160,9 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         edge_ghost=_repeat(bit(0, n), stride, k),
         edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
         field=guard - 1,
+        walk=walk,
+        board=_repeat(lay.board, stride, k),
+        walk_all=walk_all,
     )
 
 
@@ -143,16 +170,20 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     """For up to ``pk.k`` full boards ``(black, white)`` (single-board
     bitboards, no ghosts): each one's ``(stars_black, stars_white,
     pericells black owns)``, as
-    :func:`stargtp.engine.star.playout._full_board_counts` gives them."""
+    :func:`stargtp.engine.star.playout._full_board_counts` gives them.
+    Only black is read: on a full board white has the other cells."""
     lay = pk.lay
     stride = pk.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
+    ring1 = lay.ring1
+    crossing = pk.walk.crossing
     mask = 0
     offset = 0
+    crossed = []
     for black, _ in boards:
         mask |= (black | ray_to_ghost[black & ray]) << offset
         offset += stride
-    mask |= pk.centre
+        crossed.append(black & ring1 in crossing)
     width = lay.width
     # Pericells with no black neighbour: dead groups of one cell.
     near = _neighbours(mask, width)
@@ -178,6 +209,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     stars = [0] * count
     star_peris = [0] * count
     blocks: list[list[int]] = [[] for _ in boards]
+    on_ring1 = [0] * count
+    joined: list[tuple[int, int] | None] = [None] * count
     guards, ones = pk.guards, pk.ones
     ray_mask, ghost_mask = pk.ray, pk.ghost
     ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
@@ -226,15 +259,90 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
                 stars[f] += 1
                 star_peris[f] |= owned
                 blocks[f].append(owned)
+            if crossed[f] and final & ring1:
+                # Ring 1 holds two black runs, which the star joins. Not
+                # on the sheet: a second group of the perimeter holds the
+                # other run, so the two are one group, and a star.
+                if on_ring1[f]:
+                    first = on_ring1[f]
+                    groups[f] -= 1
+                    both = first | owned
+                    if first & (first - 1):
+                        blocks[f].remove(first)
+                        stars[f] -= 1
+                    if owned & (owned - 1):
+                        blocks[f].remove(owned)
+                        stars[f] -= 1
+                    stars[f] += 1
+                    star_peris[f] |= both
+                    blocks[f].append(both)
+                    joined[f] = (first, owned)
+                else:
+                    on_ring1[f] = owned
             rest = seeds[f] & ~owned
             seeds[f] = rest
             if rest:
                 group |= (rest & -rest) << offset
             else:
                 active ^= 1 << top
-    walk = _walk(lay.rings)
-    return [_with_white(black, white, groups[f], stars[f], star_peris[f], blocks[f], lay, walk)
-            for f, (black, white) in enumerate(boards)]
+    # White, all fields at once (see _with_white): its groups that touch
+    # the perimeter number its runs + 1 - black's; a white pericell is a
+    # group on its own when both its neighbours on the perimeter are in
+    # one black group, as they are when all its neighbours are black.
+    black_peri = mask & pk.peri
+    white_peri = pk.peri ^ black_peri
+    walk_all = pk.walk_all
+    after_black = _forward(black_peri, walk_all) & white_peri
+    lonely = after_black & _backward(black_peri, walk_all)
+    if lonely:
+        white = pk.board & ~mask
+        white |= (white & ray_mask) * ray_times & ghost_mask
+        near = _neighbours(white, width)
+        near |= (near & pk.edge_ghost) >> pk.edge_down
+        maybe_all = lonely & near
+        sure_all = lonely ^ maybe_all
+    else:
+        maybe_all = sure_all = 0
+    beside = pk.walk.beside
+    out = []
+    offset = 0
+    for f in range(count):
+        groups_white = (after_black >> offset & peri).bit_count() + 1 - groups[f]
+        single_white = sure_all >> offset & peri
+        maybe = maybe_all >> offset & peri
+        offset += stride
+        if maybe:
+            mine = blocks[f]
+            in_stars = star_peris[f]
+            while maybe:
+                cell = maybe & -maybe
+                maybe ^= cell
+                sides = beside[cell]
+                if sides & in_stars == sides:
+                    for owned in mine:
+                        if owned & sides:
+                            if owned & sides == sides:
+                                single_white |= cell
+                            break
+        if joined[f]:
+            # Black's two runs of ring 1 lie in two groups of the sheet
+            # that both touch the perimeter, so white's two do as well
+            # (neither colour can go round ring 1 between them), and the
+            # star joins those too: one group fewer, and a star. A white
+            # pericell between the two black groups is the only pericell
+            # of the part of the board between them that holds one of
+            # white's runs, so it was that run's group: not on its own.
+            groups_white -= 1
+            first, second = joined[f]
+            rest = single_white
+            while rest:
+                cell = rest & -rest
+                rest ^= cell
+                sides = beside[cell]
+                if sides & first and sides & second:
+                    single_white ^= cell
+        out.append((stars[f], groups_white - single_white.bit_count(), star_peris[f] | single_white))
+    return out
 
 
 def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SIZE) -> list[FullBoardScore]:
@@ -250,8 +358,13 @@ def score_full_batch(boards, lay: Layout, komi: float = 0.0, pack: int = PACK_SI
 
 
 def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int) -> list[PlayoutResult]:
-    return [PlayoutResult(score.winner, black, white)
-            for score, (black, white) in zip(score_full_batch(filled, lay, komi, pack), filled)]
+    pk = _pack_constants(lay.rings, pack)
+    out = []
+    for start in range(0, len(filled), pack):
+        boards = filled[start:start + pack]
+        for (stars_b, stars_w, owned_b), (black, white) in zip(_pack_counts(boards, pk), boards):
+            out.append(PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white))
+    return out
 
 
 def playouts_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.Random, count: int,

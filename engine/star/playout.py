@@ -225,19 +225,31 @@ def score_from_counts(owned_b: int, stars_b: int, stars_w: int, lay: Layout, kom
     quarks_w = 5 - quarks_b
     conv_b = peris_b + (quarks_b >= 3) + 2 * (stars_w - stars_b)
     conv_w = peris_w + (quarks_w >= 3) + 2 * (stars_b - stars_w) + komi
-    if conv_b != conv_w:
-        winner = BLACK if conv_b > conv_w else WHITE
-    elif quarks_b != quarks_w:
-        winner = BLACK if quarks_b > quarks_w else WHITE
-    else:
-        winner = None
     return FullBoardScore(
         stars=(stars_b, stars_w),
         peris=(peris_b, peris_w),
         quarks=(quarks_b, quarks_w),
         conventional=(conv_b, conv_w),
-        winner=winner,
+        winner=_winner(conv_b, conv_w, quarks_b, quarks_w),
     )
+
+
+def _winner(conv_b: int, conv_w: float, quarks_b: int, quarks_w: int) -> int | None:
+    if conv_b != conv_w:
+        return BLACK if conv_b > conv_w else WHITE
+    if quarks_b != quarks_w:
+        return BLACK if quarks_b > quarks_w else WHITE
+    return None
+
+
+def winner_from_counts(owned_b: int, stars_b: int, stars_w: int, lay: Layout, komi: float) -> int | None:
+    """:func:`score_from_counts`'s winner alone, without the rest of the
+    score (what a playout needs): the same numbers, the same sums."""
+    peris_b = owned_b.bit_count()
+    quarks_b = (owned_b & lay.corners).bit_count()
+    return _winner(peris_b + (quarks_b >= 3) + 2 * (stars_w - stars_b),
+                   5 * lay.rings - peris_b + (quarks_b <= 2) + 2 * (stars_b - stars_w) + komi,
+                   quarks_b, 5 - quarks_b)
 
 
 def peri_owners(black: int, white: int, lay: Layout) -> int:
@@ -299,7 +311,8 @@ def playout_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.
     """Fill the empty cells of the bitboards ``black``/``white`` at random, the
     side ``to_move`` taking the first (larger) share, and score."""
     black, white = fill(black, white, to_move, lay, rng)
-    return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    return PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white)
 
 
 def fill(black: int, white: int, to_move: int, lay: Layout, rng: random.Random) -> tuple[int, int]:
@@ -393,7 +406,8 @@ def playout_bridges(black: int, white: int, to_move: int, lay: Layout, rng: rand
     """:func:`playout_bits` with the bridges of the stones already placed kept
     (:func:`save_bridges`)."""
     black, white = fill_bridges(black, white, to_move, lay, rng)
-    return PlayoutResult(score_full(black, white, lay, komi).winner, black, white)
+    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    return PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white)
 
 
 def fill_bridges(black: int, white: int, to_move: int, lay: Layout, rng: random.Random) -> tuple[int, int]:
