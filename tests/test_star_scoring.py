@@ -244,8 +244,8 @@ def test_the_star_joining_two_walls_of_each_colour(rings, monkeypatch):
     most: ring 1 holding two runs of each colour, and a random path of
     black from each black run out to the perimeter (white's paths out are
     whatever the random rest leaves). 600 boards of each size against the
-    plain scorer, with the rule's two steps counted (their share of the
-    batched kernel's is tested in tests/test_star_batch.py)."""
+    plain scorer, with the rule's two steps counted (the batched kernel's
+    use of the same rule is tested in tests/test_star_batch.py)."""
     rng = random.Random(2700 + rings)
     g = geometry(rings)
     lay = layout(rings)
