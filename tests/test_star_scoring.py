@@ -1,13 +1,15 @@
 """Scoring: the seed's worked examples, invariants on thousands of random full
 boards, partial boards, komi and the protocol's result string."""
 
+import collections
 import random
 import pytest
 
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.star import Position, geometry, score
+from stargtp.engine.star import playout
 from stargtp.engine.star.playout import layout, score_full
-from tests.star_reference import example_position, load_examples, reference_score
+from tests.star_reference import example_position, load_examples, reference_neighbours, reference_score
 
 def pair(text: str) -> tuple[float, float]:
     b, w = text.split()
@@ -232,3 +234,65 @@ def test_fast_full_board_score_equals_the_scorer(rings):
         assert fast.conventional == (s.conventional[BLACK], s.conventional[WHITE])
         assert fast.winner == s.winner
     assert crossing >= 1000
+
+
+@pytest.mark.parametrize("rings", range(2, 11))
+def test_the_star_joining_two_walls_of_each_colour(rings, monkeypatch):
+    """The single-board count's ring-1 rule (black flooded without the star,
+    which then joins black's two runs of ring 1 when they end in two groups
+    that touch the perimeter, and white's two with them), where it matters
+    most: ring 1 holding two runs of each colour, and a random path of
+    black from each black run out to the perimeter (white's paths out are
+    whatever the random rest leaves). 600 boards of each size against the
+    plain scorer, with the rule's two steps counted (the batched kernel's
+    use of the same rule is tested in tests/test_star_batch.py)."""
+    rng = random.Random(2700 + rings)
+    g = geometry(rings)
+    lay = layout(rings)
+    adjacent = reference_neighbours(rings)
+
+    def index(k, p):
+        return 5 * k * (k - 1) // 2 + p
+
+    seen = collections.Counter()
+    real_join, real_between = playout._join_across_ring1, playout._between
+
+    def join(first, second, blocks):
+        seen["joined"] += 1
+        return real_join(first, second, blocks)
+
+    def between(single_white, first, second, walk):
+        left = real_between(single_white, first, second, walk)
+        seen["not alone"] += (single_white ^ left).bit_count()
+        return left
+
+    monkeypatch.setattr(playout, "_join_across_ring1", join)
+    monkeypatch.setattr(playout, "_between", between)
+    for _ in range(600):
+        share = rng.random()
+        colours = [BLACK if rng.random() < share else WHITE for _ in range(g.cell_count)]
+        blacks = rng.choice(CROSSING_RING1)
+        colours[:5] = [BLACK if c in blacks else WHITE for c in range(5)]
+        for start in blacks:
+            here = (1, start)
+            while here[0] < rings:
+                here = rng.choice(sorted(c for c in adjacent[here] if c[0] == here[0] + 1))
+                colours[index(*here)] = BLACK
+        black = white = 0
+        p = Position(rings)
+        for cell, colour in enumerate(colours):
+            p.play(cell, colour)
+            if colour == BLACK:
+                black |= lay.bit_of[cell]
+            else:
+                white |= lay.bit_of[cell]
+        s = score(p, 0.5)
+        fast = score_full(black, white, lay, 0.5)
+        assert fast.stars == (s.black.stars, s.white.stars)
+        assert fast.peris == (s.black.peris, s.white.peris)
+        assert fast.conventional == (s.conventional[BLACK], s.conventional[WHITE])
+        assert fast.winner == s.winner
+    # Joined on 231 - 365 boards of 600; pericells no longer alone: 197 on
+    # 2 rings, 8 - 77 on 3 - 9 rings, none on 10 (the crossing boards of
+    # test_fast_full_board_score_equals_the_scorer have some).
+    assert seen["joined"] >= 200 and seen["not alone"] >= (5 if rings < 10 else 0), seen

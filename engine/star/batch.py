@@ -33,16 +33,15 @@ finished: its group is taken out of the pack, counted (a star if it holds
 two pericells) and the field's next group starts, while the other fields go
 on growing theirs.
 
-**The star bridge** is not in the flood (the single-board code puts a
-centre bit next to ring 1). It matters only when ring 1 holds two black
-runs and two white runs; then, if the two black runs are in two groups of
-the sheet that both touch the perimeter, the star makes them one group (a
-star), and white's two runs are then in two such groups as well (neither
-colour can go round ring 1 between the other's two groups), which the star
-joins too. The white pericells between black's two groups are the only
+**The star bridge** is not in the flood (nor in the single-board
+code's, which puts it back the same way, with the same functions). It
+matters only when ring 1 holds two black runs and two white runs; then,
+if the two black runs are in two groups of the sheet that both touch the
+perimeter, the star makes them one group (a star), and white's two runs
+are then in two such groups as well (neither colour can go round ring 1
+between the other's two groups), which the star joins too. The white pericells between black's two groups are the only
 pericells of those white groups (``tests/test_star_batch.py`` checks all
-this against a plain search). So no white flood is needed
-(:func:`stargtp.engine.star.playout._white_across_ring1` does two).
+this against a plain search). So no white flood is needed.
 
 **White** follows from black's groups and the perimeter runs as in
 :func:`stargtp.engine.star.playout._with_white`, for all fields at once:
@@ -66,8 +65,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from stargtp.engine.star.geometry import Layout, layout
-from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backward, _forward, _neighbours, _walk,
-                                         _Walk, fill, fill_bridges, playout_bridges,
+from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backward, _between, _forward,
+                                         _join_across_ring1, _neighbours, _walk, _Walk, fill, fill_bridges,
+                                         playout_bridges,
                                          score_from_counts, winner_from_counts)
 
 PACK_SIZE = 6
@@ -144,7 +144,7 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     # own board, so it serves every field.
     walk_all = _Walk(tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.ahead),
                      tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.behind),
-                     {}, frozenset(), 0)
+                     {}, frozenset())
     return _Pack(
         lay=lay,
         k=k,
@@ -266,16 +266,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
                 if on_ring1[f]:
                     first = on_ring1[f]
                     groups[f] -= 1
-                    both = first | owned
-                    if first & (first - 1):
-                        blocks[f].remove(first)
-                        stars[f] -= 1
-                    if owned & (owned - 1):
-                        blocks[f].remove(owned)
-                        stars[f] -= 1
-                    stars[f] += 1
-                    star_peris[f] |= both
-                    blocks[f].append(both)
+                    stars[f] += _join_across_ring1(first, owned, blocks[f])
+                    star_peris[f] |= first | owned
                     joined[f] = (first, owned)
                 else:
                     on_ring1[f] = owned
@@ -303,7 +295,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         sure_all = lonely ^ maybe_all
     else:
         maybe_all = sure_all = 0
-    beside = pk.walk.beside
+    walk = pk.walk
+    beside = walk.beside
     out = []
     offset = 0
     for f in range(count):
@@ -325,22 +318,11 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
                                 single_white |= cell
                             break
         if joined[f]:
-            # Black's two runs of ring 1 lie in two groups of the sheet
-            # that both touch the perimeter, so white's two do as well
-            # (neither colour can go round ring 1 between them), and the
-            # star joins those too: one group fewer, and a star. A white
-            # pericell between the two black groups is the only pericell
-            # of the part of the board between them that holds one of
-            # white's runs, so it was that run's group: not on its own.
+            # The star joins white's two runs of ring 1 as well (see
+            # _with_white): one group fewer, and no white pericell
+            # between black's two groups on its own.
             groups_white -= 1
-            first, second = joined[f]
-            rest = single_white
-            while rest:
-                cell = rest & -rest
-                rest ^= cell
-                sides = beside[cell]
-                if sides & first and sides & second:
-                    single_white ^= cell
+            single_white = _between(single_white, *joined[f], walk)
         out.append((stars[f], groups_white - single_white.bit_count(), star_peris[f] | single_white))
     return out
 

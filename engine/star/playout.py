@@ -23,7 +23,11 @@ crossing the other's, and so white's groups touching the perimeter number
 exactly when the pericells on both sides of it belong to one black group.
 The seam keeps the board planar (it is a cone); the star bridge does not
 when ring 1 holds two runs of each colour (then both colours join across
-it), and there at most two floods of white from ring 1 correct the count.
+it). So black is flooded on the sheet, without the star, and the star is
+put back from black's floods alone (:func:`_join_across_ring1`): when
+black's two runs of ring 1 end in two groups that touch the perimeter,
+the star joins them, and then white's two runs lie in two such groups as
+well, which it joins too (:func:`_with_white`).
 """
 
 from __future__ import annotations
@@ -62,8 +66,6 @@ class _Walk(NamedTuple):
     """The ring-1 black stones (``black & ring1``) that make two black runs
     and two white runs around ring 1: the star bridge then joins both
     colours across each other, which no planar board can do."""
-    centre: int
-    """The hex grid's centre bit (not a cell), next to all of ring 1."""
 
 
 @lru_cache(maxsize=None)
@@ -82,11 +84,10 @@ def _walk(rings: int) -> _Walk:
         black = [subset >> i & 1 for i in range(5)]
         if sum(black[i] and not black[(i + 1) % 5] for i in range(5)) == 2:
             crossing.add(sum(bit for i, bit in enumerate(ring1) if black[i]))
-    n = rings
     ahead = tuple((cells, shift) for shift, cells in sorted(by_shift.items()) if shift > 0)
     behind = tuple((cells, -shift) for shift, cells in sorted(by_shift.items()) if shift < 0)
     assert len(ahead) == len(behind) == 3
-    return _Walk(ahead, behind, beside, frozenset(crossing), 1 << (n * lay.width + n))
+    return _Walk(ahead, behind, beside, frozenset(crossing))
 
 
 def _forward(mask: int, walk: _Walk) -> int:
@@ -132,9 +133,9 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
     white's stars, and the pericells black owns (white owns the others)."""
     walk = _walk(lay.rings)
     peri = lay.peri
-    # Only black is flooded: its groups that touch the perimeter, one at a
-    # time. The centre bit joins ring 1's black stones as the star does.
-    mask = black | lay.ray_to_ghost[black & lay.ray] | walk.centre
+    # Only black is flooded, on the sheet (without the star bridge): its
+    # groups that touch the perimeter, one at a time.
+    mask = black | lay.ray_to_ghost[black & lay.ray]
     seeds = mask & peri
     # A pericell with no neighbour of its colour is a dead group on its own.
     near = _neighbours(mask, lay.width)
@@ -145,6 +146,9 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
     stars_black = 0
     star_peris = 0
     blocks = []
+    ring1 = lay.ring1 if black & lay.ring1 in walk.crossing else 0
+    on_ring1 = 0
+    joined = None
     while seeds:
         group = _flood(seeds & -seeds, mask, lay)
         groups += 1
@@ -153,17 +157,58 @@ def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, i
             stars_black += 1
             star_peris |= owned
             blocks.append(owned)
+        if group & ring1:
+            if on_ring1:
+                stars_black += _join_across_ring1(on_ring1, owned, blocks)
+                groups -= 1
+                star_peris |= on_ring1 | owned
+                joined = (on_ring1, owned)
+            else:
+                on_ring1 = owned
         seeds &= ~group
-    return _with_white(black, white, groups, stars_black, star_peris, blocks, lay, walk)
+    return _with_white(black, groups, stars_black, star_peris, blocks, lay, walk, joined)
 
 
-def _with_white(black: int, white: int, groups: int, stars_black: int, star_peris: int,
-                blocks: list[int], lay: Layout, walk: _Walk) -> tuple[int, int, int]:
-    """The end of :func:`_full_board_counts` (and of the batched kernel's
-    count, :mod:`stargtp.engine.star.batch`), from black's groups that touch
+def _join_across_ring1(first: int, second: int, blocks: list[int]) -> int:
+    """Black's two runs of ring 1, when ring 1 holds two runs of each
+    colour, lie in two groups of the sheet that both touch the perimeter,
+    with the pericells ``first`` and ``second``: the star bridge makes them
+    one group, and a star. Puts it in ``blocks`` (each star's pericells) in
+    place of the two; returns the change in black's stars."""
+    change = 1
+    for owned in (first, second):
+        if owned & (owned - 1):
+            blocks.remove(owned)
+            change -= 1
+    blocks.append(first | second)
+    return change
+
+
+def _between(single_white: int, first: int, second: int, walk: _Walk) -> int:
+    """``single_white`` (white pericells on their own) less those whose two
+    neighbours on the perimeter are one in ``first`` and one in ``second``,
+    black's two groups that the star joins across ring 1 (see
+    :func:`_with_white`)."""
+    beside = walk.beside
+    rest = single_white
+    while rest:
+        cell = rest & -rest
+        rest ^= cell
+        sides = beside[cell]
+        if sides & first and sides & second:
+            single_white ^= cell
+    return single_white
+
+
+def _with_white(black: int, groups: int, stars_black: int, star_peris: int,
+                blocks: list[int], lay: Layout, walk: _Walk,
+                joined: tuple[int, int] | None = None) -> tuple[int, int, int]:
+    """The end of :func:`_full_board_counts`, from black's groups that touch
     the perimeter: their number (dead ones included), the stars among them,
-    the stars' pericells and each star's pericells (``blocks``). Returns
-    black's stars, white's stars, and the pericells black owns."""
+    the stars' pericells and each star's pericells (``blocks``), the star
+    bridge included; ``joined``, the pericells of black's two groups of the
+    sheet that the star joined across ring 1 (or None). Returns black's
+    stars, white's stars, and the pericells black owns."""
     peri = lay.peri
     # White, from black's groups: with the board planar, each colour's
     # groups split its perimeter runs without crossing, and white's groups
@@ -185,29 +230,18 @@ def _with_white(black: int, white: int, groups: int, stars_black: int, star_peri
                 if owned & sides == sides:
                     single_white |= cell
                 break
-    if black & lay.ring1 in walk.crossing:
-        joined = _white_across_ring1(white, lay)
-        if joined:
-            groups_white -= 1
-            single_white &= ~joined
+    if joined:
+        # Black's two runs of ring 1 lie in two groups of the sheet that
+        # both touch the perimeter, so white's two do as well (neither
+        # colour can go round ring 1 between the other's two groups), and
+        # the star joins those too: one group fewer. A white pericell
+        # between black's two groups is the only pericell of the part of
+        # the board between them that holds one of white's runs, so it was
+        # that run's group: not on its own.
+        groups_white -= 1
+        single_white = _between(single_white, *joined, walk)
     stars_white = groups_white - single_white.bit_count()
     return stars_black, stars_white, star_peris | single_white
-
-
-def _white_across_ring1(white: int, lay: Layout) -> int:
-    """For a full board whose ring 1 holds two runs of each colour (the
-    star joins white's two runs too, which the planar count did not see):
-    if those runs lie in two groups of the sheet that both touch the
-    perimeter, the cells of both (then one group, a star); else 0."""
-    peri = lay.peri
-    stones = white | lay.ray_to_ghost[white & lay.ray]
-    ring1 = stones & lay.ring1
-    first = _flood(ring1 & -ring1, stones, lay)
-    if ring1 & ~first and first & peri:
-        second = _flood(ring1 & ~first, stones, lay)
-        if second & peri:
-            return first | second
-    return 0
 
 
 def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBoardScore:
