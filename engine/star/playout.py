@@ -128,9 +128,10 @@ def _flood(group: int, mask: int, lay: Layout) -> int:
         group = grown
 
 
-def _full_board_counts(black: int, white: int, lay: Layout) -> tuple[int, int, int]:
-    """For a full board (stones as bitboards, no ghosts): black's stars,
-    white's stars, and the pericells black owns (white owns the others)."""
+def _full_board_counts(black: int, lay: Layout) -> tuple[int, int, int]:
+    """For a full board (black's stones as a bitboard, no ghosts; white has
+    every other cell): black's stars, white's stars, and the pericells black
+    owns (white owns the others)."""
     walk = _walk(lay.rings)
     peri = lay.peri
     # Only black is flooded, on the sheet (without the star bridge): its
@@ -246,7 +247,7 @@ def _with_white(black: int, groups: int, stars_black: int, star_peris: int,
 
 def score_full(black: int, white: int, lay: Layout, komi: float = 0.0) -> FullBoardScore:
     """Score a full board given each colour's stones as bitboards (no ghosts)."""
-    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    stars_b, stars_w, owned_b = _full_board_counts(black, lay)
     return score_from_counts(owned_b, stars_b, stars_w, lay, komi)
 
 
@@ -290,7 +291,7 @@ def peri_owners(black: int, white: int, lay: Layout) -> int:
     """The pericells black owns on a full board (stones as bitboards, no
     ghosts): those of its stars and those of white's dead groups. White owns
     the other pericells."""
-    return _full_board_counts(black, white, lay)[2]
+    return _full_board_counts(black, lay)[2]
 
 
 def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -> int:
@@ -345,7 +346,7 @@ def playout_bits(black: int, white: int, to_move: int, lay: Layout, rng: random.
     """Fill the empty cells of the bitboards ``black``/``white`` at random, the
     side ``to_move`` taking the first (larger) share, and score."""
     black, white = fill(black, white, to_move, lay, rng)
-    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    stars_b, stars_w, owned_b = _full_board_counts(black, lay)
     return PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white)
 
 
@@ -440,7 +441,7 @@ def playout_bridges(black: int, white: int, to_move: int, lay: Layout, rng: rand
     """:func:`playout_bits` with the bridges of the stones already placed kept
     (:func:`save_bridges`)."""
     black, white = fill_bridges(black, white, to_move, lay, rng)
-    stars_b, stars_w, owned_b = _full_board_counts(black, white, lay)
+    stars_b, stars_w, owned_b = _full_board_counts(black, lay)
     return PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white)
 
 
