@@ -128,7 +128,7 @@ def test_a_kept_tree_can_settle_the_next_move_at_once() -> None:
     answers = []
     for stop_early in (False, True):
         position = StarPosition(4)
-        player = make_player("uct", seed=3)
+        player = make_player("uct", seed=3, leaf_playouts="1")
         first = player.genmove(position, Limits(playouts=4000))
         position.play(first.move)
         position.play(first.pv[1])

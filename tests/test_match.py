@@ -495,10 +495,10 @@ def test_example_script_runs_and_resumes(tmp_path: Path) -> None:
     first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert first.returncode == 0, first.stderr
     games = [line for line in first.stdout.splitlines() if line.startswith("uct vs random #")]
-    assert games == ["uct vs random #1: black uct, white random: B+6 (score, 75 moves)",
-                     "uct vs random #2: black random, white uct: W+4 (score, 75 moves)",
-                     "uct vs random #3: black uct, white random: B+6 (score, 75 moves)",
-                     "uct vs random #4: black random, white uct: W+8 (score, 75 moves)"]
+    assert games == ["uct vs random #1: black uct, white random: B+12 (score, 75 moves)",
+                     "uct vs random #2: black random, white uct: W+2 (score, 75 moves)",
+                     "uct vs random #3: black uct, white random: B+4 (score, 75 moves)",
+                     "uct vs random #4: black random, white uct: W+16 (score, 75 moves)"]
     assert "star, size 5, 4 games per pairing, clock: 100 playouts per move" in first.stdout
     assert re.search(r"^uct vs random +4 +4 +0 +0 +4  100\.0 \[51\.0, 100\.0\]", first.stdout, re.M)
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
