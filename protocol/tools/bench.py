@@ -8,8 +8,9 @@ processes against one with one, measured in the same run, alternating, so
 that both see the same machine load. A pool's start-up is not timed; a
 search is timed from the request to the merged answer.
 A tree search's rate counts its playouts: an iteration that evaluates its
-leaf with a batch of ``leaf_playouts`` playouts (Hex and Y: 8) counts each,
-and an Amazons iteration, which evaluates its leaf once, counts one. The JSON
+leaf with a batch of ``leaf_playouts`` playouts (Hex and Y: 8, *Star: 4)
+counts each, and an Amazons iteration, which evaluates its leaf once,
+counts one. The JSON
 keys keep their names (``iterations_per_s`` and the ``*_iterations_per_s``
 of the pool), with that meaning.
 Each figure is the median of ``--runs`` runs. A shared machine skews every
