@@ -86,13 +86,10 @@ class _Pack:
     """The constants of packs of up to ``k`` boards of one size."""
 
     lay: Layout
-    k: int
-    stride: int
     packing: Packing
-    """The fields (:class:`stargtp.engine.packing.Packing`): spreading,
-    joining and splitting the boards' masks, the guard bits."""
-    guards: int
-    ones: int
+    """The fields (:class:`stargtp.engine.packing.Packing`, ``k`` of
+    ``stride`` bits): their offsets, the guard bits and each field's bits
+    below its guard (``guards``, ``ones``, ``field``)."""
     peri: int
     ray: int
     ghost: int
@@ -105,8 +102,6 @@ class _Pack:
     edge_ghost: int
     """The ghost of the ray's pericell, in every field."""
     edge_down: int
-    field: int
-    """Every bit of one field below its guard."""
     walk: _Walk
     """The single board's perimeter walk."""
     board: int
@@ -149,11 +144,7 @@ def _pack_constants(rings: int, k: int) -> _Pack:
                      {}, frozenset())
     return _Pack(
         lay=lay,
-        k=k,
-        stride=stride,
         packing=fields,
-        guards=fields.guards,
-        ones=fields.ones,
         peri=spread(lay.peri),
         ray=spread(lay.ray),
         ghost=spread(lay.ghost),
@@ -162,7 +153,6 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         ghost_times=ghost_times,
         edge_ghost=spread(bit(0, n)),
         edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
-        field=fields.field,
         walk=walk,
         board=spread(lay.board),
         walk_all=walk_all,
@@ -170,19 +160,20 @@ def _pack_constants(rings: int, k: int) -> _Pack:
 
 
 def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, int, int]]:
-    """For up to ``pk.k`` full boards ``(black, white)`` (single-board
+    """For up to ``pk.packing.count`` full boards ``(black, white)`` (single-board
     bitboards, no ghosts): each one's ``(stars_black, stars_white,
     pericells black owns)``, as
     :func:`stargtp.engine.star.playout._full_board_counts` gives them.
     Only black is read: on a full board white has the other cells."""
     lay = pk.lay
-    stride = pk.stride
+    fields = pk.packing
+    stride = fields.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
     ring1 = lay.ring1
     crossing = pk.walk.crossing
     # The packing's join, split and guards written out (Packing's
     # docstring): a call and a list each would cost more than the loop.
-    offsets = pk.packing.offsets
+    offsets = fields.offsets
     mask = 0
     crossed = []
     for (black, _), offset in zip(boards, offsets):
@@ -195,7 +186,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
     all_seeds ^= all_dead
-    peri, field = lay.peri, pk.field
+    peri, field = lay.peri, fields.field
     count = len(boards)
     seeds = []
     groups = []
@@ -213,7 +204,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     blocks: list[list[int]] = [[] for _ in boards]
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
-    guards, ones = pk.guards, pk.ones
+    guards, ones = fields.guards, fields.ones
     ray_mask, ghost_mask = pk.ray, pk.ghost
     ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
     seam_mask = ray_mask | ghost_mask
