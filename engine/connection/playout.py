@@ -52,6 +52,7 @@ from typing import Callable
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.connection.geometry import Board
 from stargtp.engine.game import TreeHooks
+from stargtp.engine.packing import Packing
 
 SMALL_FILL = 24
 """At or below this many empty cells the fill samples a list of them
@@ -269,46 +270,27 @@ def bridge_playout(position, rng: random.Random) -> tuple[int, int, int]:
     return _fill(position, rng, kit(position.geometry), True)
 
 
-class Pack:
-    """``count`` boards of one geometry side by side in one integer: board
-    ``j`` is the board's bit layout shifted up by ``j * field``. A field is
-    the layout plus one spare row (``stride`` bits), so a neighbour shift
-    (at most ``stride + 1``) out of a board's top or bottom row lands in a
-    spare row or a spare column, never on a cell of the next board: every
-    mask is cut back to cells, and a flood, a bridge or a shift then serves
-    all the boards at once (tests/test_connection_playout.py checks each
-    packed step against the one-board function for every place in the pack)."""
+class Pack(Packing):
+    """``count`` boards of one geometry side by side in one integer
+    (:class:`stargtp.engine.packing.Packing`, which does the spreading,
+    joining and splitting; ``split`` cuts to the board's cells): board
+    ``j`` is the board's bit layout shifted up by ``j * stride``. A field
+    is the layout plus one spare row (``geo.bits + geo.stride`` bits), so a
+    neighbour shift (at most ``geo.stride + 1``) out of a board's top or
+    bottom row lands in a spare row or a spare column, never on a cell of
+    the next board: every mask is cut back to cells, and a flood, a bridge
+    or a shift then serves all the boards at once
+    (tests/test_connection_playout.py checks each packed step against the
+    one-board function for every place in the pack)."""
 
-    __slots__ = ("kit", "count", "field", "width", "offsets", "repeat", "cells", "goals")
+    __slots__ = ("kit", "goals")
 
     def __init__(self, k: Kit, count: int) -> None:
         geo = k.geometry
+        super().__init__(geo.bits + geo.stride, count, geo.all_bits)
         self.kit = k
-        self.count = count
-        self.field = geo.bits + geo.stride
-        self.width = self.field * count
-        self.offsets = tuple(j * self.field for j in range(count))
-        self.repeat = sum(1 << offset for offset in self.offsets)
-        """Multiplying a one-board mask by this copies it into every field."""
-        self.cells = geo.all_bits * self.repeat
-        self.goals = tuple(geo.edge_bits[edge] * self.repeat for edge in geo.goals[BLACK])
+        self.goals = tuple(self.spread(geo.edge_bits[edge]) for edge in geo.goals[BLACK])
         """Black's goal edges, in every field."""
-
-    def spread(self, mask: int) -> int:
-        """One board's ``mask`` in every field."""
-        return mask * self.repeat
-
-    def split(self, packed: int) -> list[int]:
-        """The one-board masks of the fields of ``packed`` (cells only)."""
-        cells = self.kit.all_bits
-        return [packed >> offset & cells for offset in self.offsets]
-
-    def join(self, masks) -> int:
-        """The packed integer of one one-board mask per field."""
-        packed = 0
-        for mask, offset in zip(masks, self.offsets):
-            packed |= mask << offset
-        return packed
 
     def black_connects(self, black: int) -> int:
         """The cells, field by field, of black groups that join black's goal
@@ -354,6 +336,8 @@ def batch_playouts(position, rng: random.Random, count: int,
     if total <= SMALL_FILL:
         mine = [random_subset(empty, share, cell_bits, k.width, rng) for _ in range(count)]
     else:
+        # p.split written out, here and below: the call and the list would
+        # cost more than the loop (the packing module's docstring).
         drawn = rng.getrandbits(p.width)
         mine = []
         for offset in p.offsets:

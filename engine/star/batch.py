@@ -18,7 +18,10 @@ with the stones. The blank row's last bit (the *guard*, bit ``stride - 1``
 of each field) is never a cell: adding a field's ``ones`` (its bits below
 the guard) to what changed in a step carries into the guard exactly when
 the field's group grew, so one addition says which fields are still
-growing.
+growing. The packing arithmetic (the fields, spreading one board's mask
+into all of them, joining and splitting boards, the guards) is
+:class:`stargtp.engine.packing.Packing`'s, which Hex and Y's packed
+playouts use too.
 
 **The flood.** As in the single-board code, a black pericell with no black
 neighbour is a dead group on its own, found for all fields at once; then
@@ -64,6 +67,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stargtp.engine.packing import Packing
 from stargtp.engine.star.geometry import Layout, layout
 from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backward, _between, _forward,
                                          _join_across_ring1, _neighbours, _walk, _Walk, fill, fill_bridges,
@@ -82,10 +86,10 @@ class _Pack:
     """The constants of packs of up to ``k`` boards of one size."""
 
     lay: Layout
-    k: int
-    stride: int
-    guards: int
-    ones: int
+    packing: Packing
+    """The fields (:class:`stargtp.engine.packing.Packing`, ``k`` of
+    ``stride`` bits): their offsets, the guard bits and each field's bits
+    below its guard (``guards``, ``ones``, ``field``)."""
     peri: int
     ray: int
     ghost: int
@@ -98,21 +102,12 @@ class _Pack:
     edge_ghost: int
     """The ghost of the ray's pericell, in every field."""
     edge_down: int
-    field: int
-    """Every bit of one field below its guard."""
     walk: _Walk
     """The single board's perimeter walk."""
     board: int
     """Every cell, in every field (white's stones are the cells black lacks)."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
-
-
-def _repeat(mask: int, stride: int, count: int) -> int:
-    out = 0
-    for i in range(count):
-        out |= mask << (i * stride)
-    return out
 
 
 @lru_cache(maxsize=None)
@@ -137,52 +132,52 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     for j in range(1, n + 1):
         assert bit(j, 0) * ray_times & lay.ghost == bit(0, j)
         assert (bit(0, j) >> ghost_down) * ghost_times & lay.ray == bit(j, 0)
-    guard = 1 << (stride - 1)
-    assert (lay.board | lay.ghost | bit(0, 0)) < guard
+    # A field holds a board's cells and ghosts below its guard (Packing
+    # checks it).
+    fields = Packing(stride, k, lay.board | lay.ghost | bit(0, 0))
+    spread = fields.spread
     walk = _walk(rings)
     # A step along the perimeter moves a pericell onto a pericell of its
     # own board, so it serves every field.
-    walk_all = _Walk(tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.ahead),
-                     tuple((_repeat(cells, stride, k), shift) for cells, shift in walk.behind),
+    walk_all = _Walk(tuple((spread(cells), shift) for cells, shift in walk.ahead),
+                     tuple((spread(cells), shift) for cells, shift in walk.behind),
                      {}, frozenset())
     return _Pack(
         lay=lay,
-        k=k,
-        stride=stride,
-        guards=_repeat(guard, stride, k),
-        ones=_repeat(guard - 1, stride, k),
-        peri=_repeat(lay.peri, stride, k),
-        ray=_repeat(lay.ray, stride, k),
-        ghost=_repeat(lay.ghost, stride, k),
+        packing=fields,
+        peri=spread(lay.peri),
+        ray=spread(lay.ray),
+        ghost=spread(lay.ghost),
         ray_times=ray_times,
         ghost_down=ghost_down,
         ghost_times=ghost_times,
-        edge_ghost=_repeat(bit(0, n), stride, k),
+        edge_ghost=spread(bit(0, n)),
         edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
-        field=guard - 1,
         walk=walk,
-        board=_repeat(lay.board, stride, k),
+        board=spread(lay.board),
         walk_all=walk_all,
     )
 
 
 def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, int, int]]:
-    """For up to ``pk.k`` full boards ``(black, white)`` (single-board
+    """For up to ``pk.packing.count`` full boards ``(black, white)`` (single-board
     bitboards, no ghosts): each one's ``(stars_black, stars_white,
     pericells black owns)``, as
     :func:`stargtp.engine.star.playout._full_board_counts` gives them.
     Only black is read: on a full board white has the other cells."""
     lay = pk.lay
-    stride = pk.stride
+    fields = pk.packing
+    stride = fields.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
     ring1 = lay.ring1
     crossing = pk.walk.crossing
+    # The packing's join, split and guards written out (Packing's
+    # docstring): a call and a list each would cost more than the loop.
+    offsets = fields.offsets
     mask = 0
-    offset = 0
     crossed = []
-    for black, _ in boards:
+    for (black, _), offset in zip(boards, offsets):
         mask |= (black | ray_to_ghost[black & ray]) << offset
-        offset += stride
         crossed.append(black & ring1 in crossing)
     width = lay.width
     # Pericells with no black neighbour: dead groups of one cell.
@@ -191,27 +186,25 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
     all_seeds ^= all_dead
-    peri, field = lay.peri, pk.field
+    peri, field = lay.peri, fields.field
     count = len(boards)
     seeds = []
     groups = []
     group = active = 0
     guard = 1 << (stride - 1)
-    offset = 0
-    for _ in boards:
+    for _, offset in zip(boards, offsets):
         mine = all_seeds >> offset & peri
         seeds.append(mine)
         groups.append((all_dead >> offset & peri).bit_count())
         if mine:
             group |= (mine & -mine) << offset
             active |= guard << offset
-        offset += stride
     stars = [0] * count
     star_peris = [0] * count
     blocks: list[list[int]] = [[] for _ in boards]
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
-    guards, ones = pk.guards, pk.ones
+    guards, ones = fields.guards, fields.ones
     ray_mask, ghost_mask = pk.ray, pk.ghost
     ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
     seam_mask = ray_mask | ghost_mask
@@ -298,12 +291,10 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     walk = pk.walk
     beside = walk.beside
     out = []
-    offset = 0
-    for f in range(count):
+    for f, offset in zip(range(count), offsets):
         groups_white = (after_black >> offset & peri).bit_count() + 1 - groups[f]
         single_white = sure_all >> offset & peri
         maybe = maybe_all >> offset & peri
-        offset += stride
         if maybe:
             mine = blocks[f]
             in_stars = star_peris[f]
