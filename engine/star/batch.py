@@ -28,13 +28,17 @@ neighbour is a dead group on its own, found for all fields at once; then
 each field floods its groups that touch the perimeter one at a time, from
 its lowest remaining pericell, all fields together, two steps between two
 looks at which fields are still growing (a pack step is as dear as the
-look). When some field's group stops growing the seam is applied to the whole pack (ray cells to ghosts and
-back: one multiplication each by a constant that puts each ray bit ``k`` on
-ghost bit ``k``, with no carry and no bit leaving its field,
-:func:`_pack_constants` checks it); a field whose group still did not grow is
-finished: its group is taken out of the pack, counted (a star if it holds
-two pericells) and the field's next group starts, while the other fields go
-on growing theirs.
+look). When some field's group stops growing with cells on the seam that
+were not copied across yet, the seam is applied to the whole pack (ray cells
+to ghosts and back: one multiplication each by a constant that puts each ray
+bit ``k`` on ghost bit ``k``, with no carry and no bit leaving its field,
+:func:`_pack_constants` checks it); the fields still growing wait for theirs
+until they stop (a multiplication costs as much as several flood steps). A
+field whose group still did not grow is finished: its group is taken out of
+the pack, kept if a star (two pericells or more), and the field's next
+group starts, while the other fields go on growing theirs. Black's groups
+that touch the perimeter are counted at the end: the dead pericells, the
+stars, and the live pericells in no star, one group each.
 
 **The star bridge** is not in the flood (nor in the single-board
 code's, which puts it back the same way, with the same functions). It
@@ -108,6 +112,13 @@ class _Pack:
     """Every cell, in every field (white's stones are the cells black lacks)."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
+    guard_bits: tuple[int, ...]
+    """Each field's guard bit."""
+    slots: tuple
+    """By ``guard.bit_length()`` of a field's guard bit: the field's
+    ``(index, offset, guard, keep, peri, ring1)``, ``keep`` every bit of the
+    pack but the field's, ``peri`` and ``ring1`` the board's pericells and
+    ring 1 in the field."""
 
 
 @lru_cache(maxsize=None)
@@ -142,6 +153,12 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     walk_all = _Walk(tuple((spread(cells), shift) for cells, shift in walk.ahead),
                      tuple((spread(cells), shift) for cells, shift in walk.behind),
                      {}, frozenset())
+    everything = (1 << fields.width) - 1
+    guard_bits = tuple(1 << (offset + stride - 1) for offset in fields.offsets)
+    slots: list[tuple | None] = [None] * (fields.width + 1)
+    for f, (offset, guard) in enumerate(zip(fields.offsets, guard_bits)):
+        slots[guard.bit_length()] = (f, offset, guard, everything ^ ((1 << stride) - 1) << offset,
+                                     lay.peri << offset, lay.ring1 << offset)
     return _Pack(
         lay=lay,
         packing=fields,
@@ -156,6 +173,8 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         walk=walk,
         board=spread(lay.board),
         walk_all=walk_all,
+        guard_bits=guard_bits,
+        slots=tuple(slots),
     )
 
 
@@ -167,7 +186,6 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     Only black is read: on a full board white has the other cells."""
     lay = pk.lay
     fields = pk.packing
-    stride = fields.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
     ring1 = lay.ring1
     crossing = pk.walk.crossing
@@ -186,21 +204,19 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
     all_seeds ^= all_dead
-    peri, field = lay.peri, fields.field
+    peri = lay.peri
     count = len(boards)
     seeds = []
-    groups = []
+    dead = []
     group = active = 0
-    guard = 1 << (stride - 1)
-    for _, offset in zip(boards, offsets):
+    for offset, guard in zip(offsets, pk.guard_bits):
         mine = all_seeds >> offset & peri
         seeds.append(mine)
-        groups.append((all_dead >> offset & peri).bit_count())
+        dead.append((all_dead >> offset & peri).bit_count())
         if mine:
             group |= (mine & -mine) << offset
-            active |= guard << offset
-    stars = [0] * count
-    star_peris = [0] * count
+            active |= guard
+    live = seeds[:]
     blocks: list[list[int]] = [[] for _ in boards]
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
@@ -208,6 +224,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     ray_mask, ghost_mask = pk.ray, pk.ghost
     ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
     seam_mask = ray_mask | ghost_mask
+    slots = pk.slots
     seam = 0
     step = width - 1
     while active:
@@ -226,50 +243,46 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         group = grown
         if moving == active:
             continue
-        # Some field's group stopped growing on the sheet: copy every
-        # field's seam cells across, then finish the groups that still
-        # did not grow.
-        if group & seam_mask != seam:
-            across = (group & ray_mask) * ray_times & ghost_mask
-            across |= ((group & ghost_mask) >> ghost_down) * ghost_times & ray_mask
+        # Some field's group stopped growing on the sheet. If some such
+        # field has new cells on the seam since the seam was last copied
+        # across, copy every field's seam cells across (the others' groups
+        # are still growing: theirs can wait).
+        done = active ^ moving
+        on_seam = group & seam_mask
+        if on_seam != seam and ((on_seam ^ seam) + ones) & done:
+            across = (on_seam & ray_mask) * ray_times & ghost_mask
+            across |= ((on_seam & ghost_mask) >> ghost_down) * ghost_times & ray_mask
             new = across & ~group
             if new:
                 group |= new
                 moving |= (new + ones) & guards
+                done = active ^ moving
             seam = group & seam_mask
-        done = active ^ moving
+        # Finish the groups that still did not grow.
         while done:
-            top = done.bit_length() - 1
-            done ^= 1 << top
-            f = top // stride
-            offset = f * stride
-            final = group >> offset & field
-            group ^= final << offset
-            seam &= group
-            groups[f] += 1
-            owned = final & peri
+            f, offset, guard, keep, peri_f, ring1_f = slots[done.bit_length()]
+            done ^= guard
+            owned = (group & peri_f) >> offset
             if owned & (owned - 1):
-                stars[f] += 1
-                star_peris[f] |= owned
                 blocks[f].append(owned)
-            if crossed[f] and final & ring1:
+            if crossed[f] and group & ring1_f:
                 # Ring 1 holds two black runs, which the star joins. Not
                 # on the sheet: a second group of the perimeter holds the
                 # other run, so the two are one group, and a star.
                 if on_ring1[f]:
                     first = on_ring1[f]
-                    groups[f] -= 1
-                    stars[f] += _join_across_ring1(first, owned, blocks[f])
-                    star_peris[f] |= first | owned
+                    _join_across_ring1(first, owned, blocks[f])
                     joined[f] = (first, owned)
                 else:
                     on_ring1[f] = owned
+            group &= keep
             rest = seeds[f] & ~owned
             seeds[f] = rest
             if rest:
                 group |= (rest & -rest) << offset
             else:
-                active ^= 1 << top
+                active ^= guard
+        seam &= group
     # White, all fields at once (see _with_white): its groups that touch
     # the perimeter number its runs + 1 - black's; a white pericell is a
     # group on its own when both its neighbours on the perimeter are in
@@ -292,29 +305,33 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     beside = walk.beside
     out = []
     for f, offset in zip(range(count), offsets):
-        groups_white = (after_black >> offset & peri).bit_count() + 1 - groups[f]
+        # Black's groups that touch the perimeter: the dead pericells, the
+        # stars, and the live pericells in no star, each a group of its own
+        # (with the star's join across ring 1 too: one group fewer, and
+        # one star, or two single pericells one star).
+        mine = blocks[f]
+        in_stars = sum(mine)  # the stars' pericells are disjoint
+        groups_white = ((after_black >> offset & peri).bit_count() + 1 - dead[f] - len(mine)
+                        - (live[f] & ~in_stars).bit_count())
         single_white = sure_all >> offset & peri
         maybe = maybe_all >> offset & peri
-        if maybe:
-            mine = blocks[f]
-            in_stars = star_peris[f]
-            while maybe:
-                cell = maybe & -maybe
-                maybe ^= cell
-                sides = beside[cell]
-                if sides & in_stars == sides:
-                    for owned in mine:
-                        if owned & sides:
-                            if owned & sides == sides:
-                                single_white |= cell
-                            break
+        while maybe:
+            cell = maybe & -maybe
+            maybe ^= cell
+            sides = beside[cell]
+            if sides & in_stars == sides:
+                for owned in mine:
+                    if owned & sides:
+                        if owned & sides == sides:
+                            single_white |= cell
+                        break
         if joined[f]:
             # The star joins white's two runs of ring 1 as well (see
             # _with_white): one group fewer, and no white pericell
             # between black's two groups on its own.
             groups_white -= 1
             single_white = _between(single_white, *joined[f], walk)
-        out.append((stars[f], groups_white - single_white.bit_count(), star_peris[f] | single_white))
+        out.append((len(mine), groups_white - single_white.bit_count(), in_stars | single_white))
     return out
 
 
