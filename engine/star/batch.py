@@ -29,12 +29,10 @@ each field floods its groups that touch the perimeter one at a time, from
 its lowest remaining pericell, all fields together, two steps between two
 looks at which fields are still growing (a pack step is as dear as the
 look). When some field's group stops growing with cells on the seam that
-were not copied across yet, the seam is applied to the whole pack (ray cells
-to ghosts and back: one multiplication each by a constant that puts each ray
-bit ``k`` on ghost bit ``k``, with no carry and no bit leaving its field,
-:func:`_pack_constants` checks it); the fields still growing wait for theirs
-until they stop (a multiplication costs as much as several flood steps). A
-field whose group still did not grow is finished: its group is taken out of
+were not copied across yet, that field's seam cells are copied across (ray
+cells to ghosts and back, by the single board's tables); the fields still
+growing wait for theirs until they stop. A field whose group still did not
+grow is finished: its group is taken out of
 the pack, kept if a star (two pericells or more), and the field's next
 group starts, while the other fields go on growing theirs. Black's groups
 that touch the perimeter are counted at the end: the dead pericells, the
@@ -97,12 +95,6 @@ class _Pack:
     peri: int
     ray: int
     ghost: int
-    ray_times: int
-    """Ray bits times this, masked by ``ghost``: their ghosts."""
-    ghost_down: int
-    ghost_times: int
-    """Ghost bits shifted down by ``ghost_down``, times this, masked by
-    ``ray``: their ray cells."""
     edge_ghost: int
     """The ghost of the ray's pericell, in every field."""
     edge_down: int
@@ -110,6 +102,8 @@ class _Pack:
     """The single board's perimeter walk."""
     board: int
     """Every cell, in every field (white's stones are the cells black lacks)."""
+    board_ghost: int
+    """Every cell and every ghost, in every field."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
     guard_bits: tuple[int, ...]
@@ -119,6 +113,9 @@ class _Pack:
     ``(index, offset, guard, keep, peri, ring1)``, ``keep`` every bit of the
     pack but the field's, ``peri`` and ``ring1`` the board's pericells and
     ring 1 in the field."""
+    crossings: tuple
+    """The same for the seam: ``(offset, guard, seam)``, ``seam`` the
+    board's ray and ghost cells in the field."""
 
 
 @lru_cache(maxsize=None)
@@ -130,19 +127,6 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     def bit(q: int, r: int) -> int:  # the layout's own formula
         return 1 << ((r + n) * width + (q + n))
 
-    ray_times = sum(1 << (j * (width - 1)) for j in range(1, n + 1))
-    ghost_down = n * (width - 1)
-    ghost_times = sum(1 << ((n - j) * (width - 1)) for j in range(1, n + 1))
-    # The multiplications: every product term at its own position (no
-    # carry), below the guard, and each ray bit landing on its ghost.
-    full_ray = lay.ray * ray_times
-    assert full_ray.bit_count() == n * n and full_ray.bit_length() <= stride - 1
-    full_ghost = (lay.ghost >> ghost_down) * ghost_times
-    assert full_ghost.bit_count() == n * n and full_ghost.bit_length() <= stride - 1
-    assert lay.ghost >> ghost_down << ghost_down == lay.ghost
-    for j in range(1, n + 1):
-        assert bit(j, 0) * ray_times & lay.ghost == bit(0, j)
-        assert (bit(0, j) >> ghost_down) * ghost_times & lay.ray == bit(j, 0)
     # A field holds a board's cells and ghosts below its guard (Packing
     # checks it).
     fields = Packing(stride, k, lay.board | lay.ghost | bit(0, 0))
@@ -156,25 +140,26 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     everything = (1 << fields.width) - 1
     guard_bits = tuple(1 << (offset + stride - 1) for offset in fields.offsets)
     slots: list[tuple | None] = [None] * (fields.width + 1)
+    crossings: list[tuple | None] = [None] * (fields.width + 1)
     for f, (offset, guard) in enumerate(zip(fields.offsets, guard_bits)):
         slots[guard.bit_length()] = (f, offset, guard, everything ^ ((1 << stride) - 1) << offset,
                                      lay.peri << offset, lay.ring1 << offset)
+        crossings[guard.bit_length()] = (offset, guard, (lay.ray | lay.ghost) << offset)
     return _Pack(
         lay=lay,
         packing=fields,
         peri=spread(lay.peri),
         ray=spread(lay.ray),
         ghost=spread(lay.ghost),
-        ray_times=ray_times,
-        ghost_down=ghost_down,
-        ghost_times=ghost_times,
         edge_ghost=spread(bit(0, n)),
         edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
         walk=walk,
         board=spread(lay.board),
+        board_ghost=spread(lay.board | lay.ghost),
         walk_all=walk_all,
         guard_bits=guard_bits,
         slots=tuple(slots),
+        crossings=tuple(crossings),
     )
 
 
@@ -221,10 +206,10 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
     guards, ones = fields.guards, fields.ones
-    ray_mask, ghost_mask = pk.ray, pk.ghost
-    ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
-    seam_mask = ray_mask | ghost_mask
-    slots = pk.slots
+    seam_mask = pk.ray | pk.ghost
+    ghost, ghost_to_ray = lay.ghost, lay.ghost_to_ray
+    seam_one = ray | ghost
+    slots, crossings = pk.slots, pk.crossings
     seam = 0
     step = width - 1
     while active:
@@ -249,15 +234,19 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         # are still growing: theirs can wait).
         done = active ^ moving
         on_seam = group & seam_mask
-        if on_seam != seam and ((on_seam ^ seam) + ones) & done:
-            across = (on_seam & ray_mask) * ray_times & ghost_mask
-            across |= ((on_seam & ghost_mask) >> ghost_down) * ghost_times & ray_mask
-            new = across & ~group
-            if new:
-                group |= new
-                moving |= (new + ones) & guards
-                done = active ^ moving
-            seam = group & seam_mask
+        if on_seam != seam:
+            late = ((on_seam ^ seam) + ones) & done
+            while late:
+                offset, guard, seam_f = crossings[late.bit_length()]
+                late ^= guard
+                mine = on_seam >> offset & seam_one
+                new = (ray_to_ghost[mine & ray] | ghost_to_ray[mine & ghost]) & ~mine
+                if new:
+                    new <<= offset
+                    group |= new
+                    seam |= new
+                    done ^= guard
+                seam |= on_seam & seam_f
         # Finish the groups that still did not grow.
         while done:
             f, offset, guard, keep, peri_f, ring1_f = slots[done.bit_length()]
@@ -293,8 +282,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     after_black = _forward(black_peri, walk_all) & white_peri
     lonely = after_black & _backward(black_peri, walk_all)
     if lonely:
-        white = pk.board & ~mask
-        white |= (white & ray_mask) * ray_times & ghost_mask
+        # White's stones and their ghosts: the ghosts black's lack.
+        white = pk.board_ghost & ~mask
         near = _neighbours(white, width)
         near |= (near & pk.edge_ghost) >> pk.edge_down
         maybe_all = lonely & near
