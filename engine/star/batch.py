@@ -106,6 +106,9 @@ class _Pack:
     """Every cell and every ghost, in every field."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
+    beside_at: tuple
+    """By ``cell.bit_length()`` of a pericell bit ``cell`` (one board): ``(cell,
+    the bits of the pericells before and after it)``."""
     guard_bits: tuple[int, ...]
     """Each field's guard bit."""
     slots: tuple
@@ -137,6 +140,9 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     walk_all = _Walk(tuple((spread(cells), shift) for cells, shift in walk.ahead),
                      tuple((spread(cells), shift) for cells, shift in walk.behind),
                      {}, frozenset())
+    beside_at: list[tuple[int, int] | None] = [None] * (lay.bits + 1)
+    for cell, sides in walk.beside.items():
+        beside_at[cell.bit_length()] = (cell, sides)
     everything = (1 << fields.width) - 1
     guard_bits = tuple(1 << (offset + stride - 1) for offset in fields.offsets)
     slots: list[tuple | None] = [None] * (fields.width + 1)
@@ -157,6 +163,7 @@ def _pack_constants(rings: int, k: int) -> _Pack:
         board=spread(lay.board),
         board_ghost=spread(lay.board | lay.ghost),
         walk_all=walk_all,
+        beside_at=tuple(beside_at),
         guard_bits=guard_bits,
         slots=tuple(slots),
         crossings=tuple(crossings),
@@ -291,7 +298,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     else:
         maybe_all = sure_all = 0
     walk = pk.walk
-    beside = walk.beside
+    beside_at = pk.beside_at
     out = []
     for f, offset in zip(range(count), offsets):
         # Black's groups that touch the perimeter: the dead pericells, the
@@ -305,9 +312,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         single_white = sure_all >> offset & peri
         maybe = maybe_all >> offset & peri
         while maybe:
-            cell = maybe & -maybe
+            cell, sides = beside_at[maybe.bit_length()]
             maybe ^= cell
-            sides = beside[cell]
             if sides & in_stars == sides:
                 for owned in mine:
                     if owned & sides:
