@@ -26,7 +26,7 @@ playouts use too.
 **The flood.** As in the single-board code, a black pericell with no black
 neighbour is a dead group on its own, found for all fields at once; then
 each field floods its groups that touch the perimeter one at a time, from
-its lowest remaining pericell, all fields together, two steps between two
+its highest remaining pericell, all fields together, two steps between two
 looks at which fields are still growing (a pack step is as dear as the
 look). When some field's group stops growing with cells on the seam that
 were not copied across yet, that field's seam cells are copied across (ray
@@ -148,8 +148,11 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     slots: list[tuple | None] = [None] * (fields.width + 1)
     crossings: list[tuple | None] = [None] * (fields.width + 1)
     for f, (offset, guard) in enumerate(zip(fields.offsets, guard_bits)):
+        seed_at: list[int] = [0] * (lay.bits + 1)
+        for cell in walk.beside:
+            seed_at[cell.bit_length()] = cell << offset
         slots[guard.bit_length()] = (f, offset, guard, everything ^ ((1 << stride) - 1) << offset,
-                                     lay.peri << offset, lay.ring1 << offset)
+                                     lay.peri << offset, lay.ring1 << offset, seed_at)
         crossings[guard.bit_length()] = (offset, guard, (lay.ray | lay.ghost) << offset)
     return _Pack(
         lay=lay,
@@ -206,7 +209,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         seeds.append(mine)
         dead.append((all_dead >> offset & peri).bit_count())
         if mine:
-            group |= (mine & -mine) << offset
+            group |= 1 << (offset + mine.bit_length() - 1)
             active |= guard
     live = seeds[:]
     blocks: list[list[int]] = [[] for _ in boards]
@@ -256,7 +259,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
                 seam |= on_seam & seam_f
         # Finish the groups that still did not grow.
         while done:
-            f, offset, guard, keep, peri_f, ring1_f = slots[done.bit_length()]
+            f, offset, guard, keep, peri_f, ring1_f, seed_at = slots[done.bit_length()]
             done ^= guard
             owned = (group & peri_f) >> offset
             if owned & (owned - 1):
@@ -275,7 +278,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
             rest = seeds[f] & ~owned
             seeds[f] = rest
             if rest:
-                group |= (rest & -rest) << offset
+                group |= seed_at[rest.bit_length()]
             else:
                 active ^= guard
         seam &= group
