@@ -187,11 +187,14 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     # The packing's join, split and guards written out (Packing's
     # docstring): a call and a list each would cost more than the loop.
     offsets = fields.offsets
+    peri = lay.peri
     mask = 0
     crossed = []
+    black_peris = []
     for (black, _), offset in zip(boards, offsets):
         mask |= (black | ray_to_ghost[black & ray]) << offset
         crossed.append(black & ring1 in crossing)
+        black_peris.append((black & peri).bit_count())
     width = lay.width
     # Pericells with no black neighbour: dead groups of one cell.
     near = _neighbours(mask, width)
@@ -199,19 +202,15 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
     all_seeds ^= all_dead
-    peri = lay.peri
     count = len(boards)
     seeds = []
-    dead = []
     group = active = 0
     for offset, guard in zip(offsets, pk.guard_bits):
         mine = all_seeds >> offset & peri
         seeds.append(mine)
-        dead.append((all_dead >> offset & peri).bit_count())
         if mine:
             group |= 1 << (offset + mine.bit_length() - 1)
             active |= guard
-    live = seeds[:]
     blocks: list[list[int]] = [[] for _ in boards]
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
@@ -275,7 +274,7 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
                 else:
                     on_ring1[f] = owned
             group &= keep
-            rest = seeds[f] & ~owned
+            rest = seeds[f] ^ owned
             seeds[f] = rest
             if rest:
                 group |= seed_at[rest.bit_length()]
@@ -304,14 +303,13 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     beside_at = pk.beside_at
     out = []
     for f, offset in zip(range(count), offsets):
-        # Black's groups that touch the perimeter: the dead pericells, the
-        # stars, and the live pericells in no star, each a group of its own
-        # (with the star's join across ring 1 too: one group fewer, and
-        # one star, or two single pericells one star).
+        # Black's groups that touch the perimeter: the stars, and each
+        # pericell in no star (a dead one, or a live group of one
+        # pericell), the star's join across ring 1 included.
         mine = blocks[f]
         in_stars = sum(mine)  # the stars' pericells are disjoint
-        groups_white = ((after_black >> offset & peri).bit_count() + 1 - dead[f] - len(mine)
-                        - (live[f] & ~in_stars).bit_count())
+        groups_white = ((after_black >> offset & peri).bit_count() + 1
+                        - (black_peris[f] - in_stars.bit_count() + len(mine)))
         single_white = sure_all >> offset & peri
         maybe = maybe_all >> offset & peri
         while maybe:
