@@ -316,29 +316,38 @@ def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -
     # Drop or add uniformly chosen cells until the count is right. Candidates
     # are drawn uniformly from all cells, in batches, and misses are skipped,
     # so each accepted pick is uniform over the cells that qualify.
-    # A batch of candidates is rng.choices(bit_of, k=...) written out (the
-    # same draws, without the call); cells are added by taking them out of
-    # the empty cells not chosen.
+    # A batch of candidates is rng.choices(bit_of, k=...) written out: the
+    # same draws, bit_of[floor(random() * n)], one at a time, and the
+    # batch's draws left after the count is right drawn at its end. Cells
+    # are added by taking them out of the empty cells not chosen.
     bit_of = lay.bit_of
     if have > first_share:
         draw, n = rng.random, float(len(bit_of))
         while have > first_share:
-            for low in [bit_of[_floor(draw() * n)] for _ in _repeat(None, 2 * (have - first_share) + 2)]:
+            batch = _repeat(None, 2 * (have - first_share) + 2)
+            for _ in batch:
+                low = bit_of[_floor(draw() * n)]
                 if chosen & low:
                     chosen ^= low
                     have -= 1
                     if have == first_share:
                         break
+            for _ in batch:
+                draw()
     elif have < first_share:
         draw, n = rng.random, float(len(bit_of))
         free = empty ^ chosen
         while have < first_share:
-            for low in [bit_of[_floor(draw() * n)] for _ in _repeat(None, 2 * (first_share - have) + 2)]:
+            batch = _repeat(None, 2 * (first_share - have) + 2)
+            for _ in batch:
+                low = bit_of[_floor(draw() * n)]
                 if free & low:
                     free ^= low
                     have += 1
                     if have == first_share:
                         break
+            for _ in batch:
+                draw()
         chosen = empty ^ free
     return chosen
 
