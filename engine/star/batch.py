@@ -76,6 +76,8 @@ from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backwar
                                          playout_bridges,
                                          score_from_counts, winner_from_counts)
 
+_new_tuple = tuple.__new__
+
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
 black's floods": instructions per playout measured at 1 - 8 boards a pack;
@@ -349,7 +351,10 @@ def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int)
     for start in range(0, len(filled), pack):
         boards = filled[start:start + pack]
         for (stars_b, stars_w, owned_b), (black, white) in zip(_pack_counts(boards, pk), boards):
-            out.append(PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white))
+            # PlayoutResult's own __new__ (namedtuple's: tuple.__new__ of
+            # the three), without its Python frame.
+            out.append(_new_tuple(PlayoutResult, (winner_from_counts(owned_b, stars_b, stars_w, lay, komi),
+                                                  black, white)))
     return out
 
 
