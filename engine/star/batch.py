@@ -35,8 +35,8 @@ growing wait for theirs until they stop. A field whose group still did not
 grow is finished: its group is taken out of
 the pack, kept if a star (two pericells or more), and the field's next
 group starts, while the other fields go on growing theirs. Black's groups
-that touch the perimeter are counted at the end: the dead pericells, the
-stars, and the live pericells in no star, one group each.
+that touch the perimeter are counted at the end: each star one, and each
+black pericell in no star one (dead or a live group of one pericell).
 
 **The star bridge** is not in the flood (nor in the single-board
 code's, which puts it back the same way, with the same functions). It
@@ -115,9 +115,10 @@ class _Pack:
     """Each field's guard bit."""
     slots: tuple
     """By ``guard.bit_length()`` of a field's guard bit: the field's
-    ``(index, offset, guard, keep, peri, ring1)``, ``keep`` every bit of the
-    pack but the field's, ``peri`` and ``ring1`` the board's pericells and
-    ring 1 in the field."""
+    ``(index, offset, guard, keep, peri, ring1, seed_at)``, ``keep`` every
+    bit of the pack but the field's, ``peri`` and ``ring1`` the board's
+    pericells and ring 1 in the field, ``seed_at`` the board's pericell
+    ``cell`` in the field by ``cell.bit_length()``."""
     crossings: tuple
     """The same for the seam: ``(offset, guard, seam)``, ``seam`` the
     board's ray and ghost cells in the field."""
@@ -239,10 +240,11 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         group = grown
         if moving == active:
             continue
-        # Some field's group stopped growing on the sheet. If some such
-        # field has new cells on the seam since the seam was last copied
-        # across, copy every field's seam cells across (the others' groups
-        # are still growing: theirs can wait).
+        # Some field's group stopped growing on the sheet. Each such field
+        # with new cells on the seam since its seam was last copied across
+        # has them copied across (then it grew: not finished yet); the
+        # fields still growing wait for theirs until they stop. ``seam``
+        # holds the seam cells copied so far.
         done = active ^ moving
         on_seam = group & seam_mask
         if on_seam != seam:
