@@ -26,15 +26,17 @@ playouts use too.
 **The flood.** As in the single-board code, a black pericell with no black
 neighbour is a dead group on its own, found for all fields at once; then
 each field floods its groups that touch the perimeter one at a time, from
-its lowest remaining pericell, all fields together, two steps between two
+its highest remaining pericell, all fields together, two steps between two
 looks at which fields are still growing (a pack step is as dear as the
-look). When some field's group stops growing the seam is applied to the whole pack (ray cells to ghosts and
-back: one multiplication each by a constant that puts each ray bit ``k`` on
-ghost bit ``k``, with no carry and no bit leaving its field,
-:func:`_pack_constants` checks it); a field whose group still did not grow is
-finished: its group is taken out of the pack, counted (a star if it holds
-two pericells) and the field's next group starts, while the other fields go
-on growing theirs.
+look). When some field's group stops growing with cells on the seam that
+were not copied across yet, that field's seam cells are copied across (ray
+cells to ghosts and back, by the single board's tables); the fields still
+growing wait for theirs until they stop. A field whose group still did not
+grow is finished: its group is taken out of
+the pack, kept if a star (two pericells or more), and the field's next
+group starts, while the other fields go on growing theirs. Black's groups
+that touch the perimeter are counted at the end: each star one, and each
+black pericell in no star one (dead or a live group of one pericell).
 
 **The star bridge** is not in the flood (nor in the single-board
 code's, which puts it back the same way, with the same functions). It
@@ -74,6 +76,8 @@ from stargtp.engine.star.playout import (FullBoardScore, PlayoutResult, _backwar
                                          playout_bridges,
                                          score_from_counts, winner_from_counts)
 
+_new_tuple = tuple.__new__
+
 PACK_SIZE = 6
 """Boards a pack at most (docs/performance.md, "A batched *Star kernel on
 black's floods": instructions per playout measured at 1 - 8 boards a pack;
@@ -93,12 +97,6 @@ class _Pack:
     peri: int
     ray: int
     ghost: int
-    ray_times: int
-    """Ray bits times this, masked by ``ghost``: their ghosts."""
-    ghost_down: int
-    ghost_times: int
-    """Ghost bits shifted down by ``ghost_down``, times this, masked by
-    ``ray``: their ray cells."""
     edge_ghost: int
     """The ghost of the ray's pericell, in every field."""
     edge_down: int
@@ -106,8 +104,24 @@ class _Pack:
     """The single board's perimeter walk."""
     board: int
     """Every cell, in every field (white's stones are the cells black lacks)."""
+    board_ghost: int
+    """Every cell and every ghost, in every field."""
     walk_all: _Walk
     """Its steps along the perimeter (``ahead``, ``behind``) in every field."""
+    beside_at: tuple
+    """By ``cell.bit_length()`` of a pericell bit ``cell`` (one board): ``(cell,
+    the bits of the pericells before and after it)``."""
+    guard_bits: tuple[int, ...]
+    """Each field's guard bit."""
+    slots: tuple
+    """By ``guard.bit_length()`` of a field's guard bit: the field's
+    ``(index, offset, guard, keep, peri, ring1, seed_at)``, ``keep`` every
+    bit of the pack but the field's, ``peri`` and ``ring1`` the board's
+    pericells and ring 1 in the field, ``seed_at`` the board's pericell
+    ``cell`` in the field by ``cell.bit_length()``."""
+    crossings: tuple
+    """The same for the seam: ``(offset, guard, seam)``, ``seam`` the
+    board's ray and ghost cells in the field."""
 
 
 @lru_cache(maxsize=None)
@@ -119,19 +133,6 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     def bit(q: int, r: int) -> int:  # the layout's own formula
         return 1 << ((r + n) * width + (q + n))
 
-    ray_times = sum(1 << (j * (width - 1)) for j in range(1, n + 1))
-    ghost_down = n * (width - 1)
-    ghost_times = sum(1 << ((n - j) * (width - 1)) for j in range(1, n + 1))
-    # The multiplications: every product term at its own position (no
-    # carry), below the guard, and each ray bit landing on its ghost.
-    full_ray = lay.ray * ray_times
-    assert full_ray.bit_count() == n * n and full_ray.bit_length() <= stride - 1
-    full_ghost = (lay.ghost >> ghost_down) * ghost_times
-    assert full_ghost.bit_count() == n * n and full_ghost.bit_length() <= stride - 1
-    assert lay.ghost >> ghost_down << ghost_down == lay.ghost
-    for j in range(1, n + 1):
-        assert bit(j, 0) * ray_times & lay.ghost == bit(0, j)
-        assert (bit(0, j) >> ghost_down) * ghost_times & lay.ray == bit(j, 0)
     # A field holds a board's cells and ghosts below its guard (Packing
     # checks it).
     fields = Packing(stride, k, lay.board | lay.ghost | bit(0, 0))
@@ -142,20 +143,36 @@ def _pack_constants(rings: int, k: int) -> _Pack:
     walk_all = _Walk(tuple((spread(cells), shift) for cells, shift in walk.ahead),
                      tuple((spread(cells), shift) for cells, shift in walk.behind),
                      {}, frozenset())
+    beside_at: list[tuple[int, int] | None] = [None] * (lay.bits + 1)
+    for cell, sides in walk.beside.items():
+        beside_at[cell.bit_length()] = (cell, sides)
+    everything = (1 << fields.width) - 1
+    guard_bits = tuple(1 << (offset + stride - 1) for offset in fields.offsets)
+    slots: list[tuple | None] = [None] * (fields.width + 1)
+    crossings: list[tuple | None] = [None] * (fields.width + 1)
+    for f, (offset, guard) in enumerate(zip(fields.offsets, guard_bits)):
+        seed_at: list[int] = [0] * (lay.bits + 1)
+        for cell in walk.beside:
+            seed_at[cell.bit_length()] = cell << offset
+        slots[guard.bit_length()] = (f, offset, guard, everything ^ ((1 << stride) - 1) << offset,
+                                     lay.peri << offset, lay.ring1 << offset, seed_at)
+        crossings[guard.bit_length()] = (offset, guard, (lay.ray | lay.ghost) << offset)
     return _Pack(
         lay=lay,
         packing=fields,
         peri=spread(lay.peri),
         ray=spread(lay.ray),
         ghost=spread(lay.ghost),
-        ray_times=ray_times,
-        ghost_down=ghost_down,
-        ghost_times=ghost_times,
         edge_ghost=spread(bit(0, n)),
         edge_down=bit(0, n).bit_length() - bit(n, 0).bit_length(),
         walk=walk,
         board=spread(lay.board),
+        board_ghost=spread(lay.board | lay.ghost),
         walk_all=walk_all,
+        beside_at=tuple(beside_at),
+        guard_bits=guard_bits,
+        slots=tuple(slots),
+        crossings=tuple(crossings),
     )
 
 
@@ -167,18 +184,20 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     Only black is read: on a full board white has the other cells."""
     lay = pk.lay
     fields = pk.packing
-    stride = fields.stride
     ray_to_ghost, ray = lay.ray_to_ghost, lay.ray
     ring1 = lay.ring1
     crossing = pk.walk.crossing
     # The packing's join, split and guards written out (Packing's
     # docstring): a call and a list each would cost more than the loop.
     offsets = fields.offsets
+    peri = lay.peri
     mask = 0
     crossed = []
+    black_peris = []
     for (black, _), offset in zip(boards, offsets):
         mask |= (black | ray_to_ghost[black & ray]) << offset
         crossed.append(black & ring1 in crossing)
+        black_peris.append((black & peri).bit_count())
     width = lay.width
     # Pericells with no black neighbour: dead groups of one cell.
     near = _neighbours(mask, width)
@@ -186,28 +205,23 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     all_seeds = mask & pk.peri
     all_dead = all_seeds & ~near
     all_seeds ^= all_dead
-    peri, field = lay.peri, fields.field
     count = len(boards)
     seeds = []
-    groups = []
     group = active = 0
-    guard = 1 << (stride - 1)
-    for _, offset in zip(boards, offsets):
+    for offset, guard in zip(offsets, pk.guard_bits):
         mine = all_seeds >> offset & peri
         seeds.append(mine)
-        groups.append((all_dead >> offset & peri).bit_count())
         if mine:
-            group |= (mine & -mine) << offset
-            active |= guard << offset
-    stars = [0] * count
-    star_peris = [0] * count
+            group |= 1 << (offset + mine.bit_length() - 1)
+            active |= guard
     blocks: list[list[int]] = [[] for _ in boards]
     on_ring1 = [0] * count
     joined: list[tuple[int, int] | None] = [None] * count
     guards, ones = fields.guards, fields.ones
-    ray_mask, ghost_mask = pk.ray, pk.ghost
-    ray_times, ghost_times, ghost_down = pk.ray_times, pk.ghost_times, pk.ghost_down
-    seam_mask = ray_mask | ghost_mask
+    seam_mask = pk.ray | pk.ghost
+    ghost, ghost_to_ray = lay.ghost, lay.ghost_to_ray
+    seam_one = ray | ghost
+    slots, crossings = pk.slots, pk.crossings
     seam = 0
     step = width - 1
     while active:
@@ -226,50 +240,51 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
         group = grown
         if moving == active:
             continue
-        # Some field's group stopped growing on the sheet: copy every
-        # field's seam cells across, then finish the groups that still
-        # did not grow.
-        if group & seam_mask != seam:
-            across = (group & ray_mask) * ray_times & ghost_mask
-            across |= ((group & ghost_mask) >> ghost_down) * ghost_times & ray_mask
-            new = across & ~group
-            if new:
-                group |= new
-                moving |= (new + ones) & guards
-            seam = group & seam_mask
+        # Some field's group stopped growing on the sheet. Each such field
+        # with new cells on the seam since its seam was last copied across
+        # has them copied across (then it grew: not finished yet); the
+        # fields still growing wait for theirs until they stop. ``seam``
+        # holds the seam cells copied so far.
         done = active ^ moving
+        on_seam = group & seam_mask
+        if on_seam != seam:
+            late = ((on_seam ^ seam) + ones) & done
+            while late:
+                offset, guard, seam_f = crossings[late.bit_length()]
+                late ^= guard
+                mine = on_seam >> offset & seam_one
+                new = (ray_to_ghost[mine & ray] | ghost_to_ray[mine & ghost]) & ~mine
+                if new:
+                    new <<= offset
+                    group |= new
+                    seam |= new
+                    done ^= guard
+                seam |= on_seam & seam_f
+        # Finish the groups that still did not grow.
         while done:
-            top = done.bit_length() - 1
-            done ^= 1 << top
-            f = top // stride
-            offset = f * stride
-            final = group >> offset & field
-            group ^= final << offset
-            seam &= group
-            groups[f] += 1
-            owned = final & peri
+            f, offset, guard, keep, peri_f, ring1_f, seed_at = slots[done.bit_length()]
+            done ^= guard
+            owned = (group & peri_f) >> offset
             if owned & (owned - 1):
-                stars[f] += 1
-                star_peris[f] |= owned
                 blocks[f].append(owned)
-            if crossed[f] and final & ring1:
+            if crossed[f] and group & ring1_f:
                 # Ring 1 holds two black runs, which the star joins. Not
                 # on the sheet: a second group of the perimeter holds the
                 # other run, so the two are one group, and a star.
                 if on_ring1[f]:
                     first = on_ring1[f]
-                    groups[f] -= 1
-                    stars[f] += _join_across_ring1(first, owned, blocks[f])
-                    star_peris[f] |= first | owned
+                    _join_across_ring1(first, owned, blocks[f])
                     joined[f] = (first, owned)
                 else:
                     on_ring1[f] = owned
-            rest = seeds[f] & ~owned
+            group &= keep
+            rest = seeds[f] ^ owned
             seeds[f] = rest
             if rest:
-                group |= (rest & -rest) << offset
+                group |= seed_at[rest.bit_length()]
             else:
-                active ^= 1 << top
+                active ^= guard
+        seam &= group
     # White, all fields at once (see _with_white): its groups that touch
     # the perimeter number its runs + 1 - black's; a white pericell is a
     # group on its own when both its neighbours on the perimeter are in
@@ -280,8 +295,8 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     after_black = _forward(black_peri, walk_all) & white_peri
     lonely = after_black & _backward(black_peri, walk_all)
     if lonely:
-        white = pk.board & ~mask
-        white |= (white & ray_mask) * ray_times & ghost_mask
+        # White's stones and their ghosts: the ghosts black's lack.
+        white = pk.board_ghost & ~mask
         near = _neighbours(white, width)
         near |= (near & pk.edge_ghost) >> pk.edge_down
         maybe_all = lonely & near
@@ -289,32 +304,34 @@ def _pack_counts(boards: list[tuple[int, int]], pk: _Pack) -> list[tuple[int, in
     else:
         maybe_all = sure_all = 0
     walk = pk.walk
-    beside = walk.beside
+    beside_at = pk.beside_at
     out = []
     for f, offset in zip(range(count), offsets):
-        groups_white = (after_black >> offset & peri).bit_count() + 1 - groups[f]
+        # Black's groups that touch the perimeter: the stars, and each
+        # pericell in no star (a dead one, or a live group of one
+        # pericell), the star's join across ring 1 included.
+        mine = blocks[f]
+        in_stars = sum(mine)  # the stars' pericells are disjoint
+        groups_white = ((after_black >> offset & peri).bit_count() + 1
+                        - (black_peris[f] - in_stars.bit_count() + len(mine)))
         single_white = sure_all >> offset & peri
         maybe = maybe_all >> offset & peri
-        if maybe:
-            mine = blocks[f]
-            in_stars = star_peris[f]
-            while maybe:
-                cell = maybe & -maybe
-                maybe ^= cell
-                sides = beside[cell]
-                if sides & in_stars == sides:
-                    for owned in mine:
-                        if owned & sides:
-                            if owned & sides == sides:
-                                single_white |= cell
-                            break
+        while maybe:
+            cell, sides = beside_at[maybe.bit_length()]
+            maybe ^= cell
+            if sides & in_stars == sides:
+                for owned in mine:
+                    if owned & sides:
+                        if owned & sides == sides:
+                            single_white |= cell
+                        break
         if joined[f]:
             # The star joins white's two runs of ring 1 as well (see
             # _with_white): one group fewer, and no white pericell
             # between black's two groups on its own.
             groups_white -= 1
             single_white = _between(single_white, *joined[f], walk)
-        out.append((stars[f], groups_white - single_white.bit_count(), star_peris[f] | single_white))
+        out.append((len(mine), groups_white - single_white.bit_count(), in_stars | single_white))
     return out
 
 
@@ -336,7 +353,10 @@ def _results(filled: list[tuple[int, int]], lay: Layout, komi: float, pack: int)
     for start in range(0, len(filled), pack):
         boards = filled[start:start + pack]
         for (stars_b, stars_w, owned_b), (black, white) in zip(_pack_counts(boards, pk), boards):
-            out.append(PlayoutResult(winner_from_counts(owned_b, stars_b, stars_w, lay, komi), black, white))
+            # PlayoutResult's own __new__ (namedtuple's: tuple.__new__ of
+            # the three), without its Python frame.
+            out.append(_new_tuple(PlayoutResult, (winner_from_counts(owned_b, stars_b, stars_w, lay, komi),
+                                                  black, white)))
     return out
 
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from itertools import repeat as _repeat
+from math import floor as _floor
 from typing import NamedTuple
 
 from stargtp.engine.colour import BLACK, WHITE
@@ -314,21 +316,39 @@ def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -
     # Drop or add uniformly chosen cells until the count is right. Candidates
     # are drawn uniformly from all cells, in batches, and misses are skipped,
     # so each accepted pick is uniform over the cells that qualify.
+    # A batch of candidates is rng.choices(bit_of, k=...) written out: the
+    # same draws, bit_of[floor(random() * n)], one at a time, and the
+    # batch's draws left after the count is right drawn at its end. Cells
+    # are added by taking them out of the empty cells not chosen.
     bit_of = lay.bit_of
-    while have > first_share:
-        for low in rng.choices(bit_of, k=2 * (have - first_share) + 2):
-            if chosen & low:
-                chosen ^= low
-                have -= 1
-                if have == first_share:
-                    break
-    while have < first_share:
-        for low in rng.choices(bit_of, k=2 * (first_share - have) + 2):
-            if empty & low and not chosen & low:
-                chosen |= low
-                have += 1
-                if have == first_share:
-                    break
+    if have > first_share:
+        draw, n = rng.random, float(len(bit_of))
+        while have > first_share:
+            batch = _repeat(None, 2 * (have - first_share) + 2)
+            for _ in batch:
+                low = bit_of[_floor(draw() * n)]
+                if chosen & low:
+                    chosen ^= low
+                    have -= 1
+                    if have == first_share:
+                        break
+            for _ in batch:
+                draw()
+    elif have < first_share:
+        draw, n = rng.random, float(len(bit_of))
+        free = empty ^ chosen
+        while have < first_share:
+            batch = _repeat(None, 2 * (first_share - have) + 2)
+            for _ in batch:
+                low = bit_of[_floor(draw() * n)]
+                if free & low:
+                    free ^= low
+                    have += 1
+                    if have == first_share:
+                        break
+            for _ in batch:
+                draw()
+        chosen = empty ^ free
     return chosen
 
 
