@@ -127,7 +127,7 @@ class Node:
 
     __slots__ = ("to_move", "visits", "rave_visits", "rave_wins", "moves", "amaf", "gather",
                  "child_visits", "child_wins", "children", "candidates", "next_rescore",
-                 "floor", "unvisited")
+                 "floor", "floor_slot", "unvisited")
 
     def __init__(self, to_move: int) -> None:
         self.to_move = to_move
@@ -153,6 +153,9 @@ class Node:
         self.next_rescore = 0
         self.floor = -math.inf
         """The best value left out of ``candidates`` at the last full rescore."""
+        self.floor_slot = -1
+        """The slot of that value (-1 before the first full rescore with more
+        slots than candidates)."""
         self.unvisited: list[int] | None = None
         """Plain UCT only: slots not tried yet, tried first in random order."""
 
@@ -440,9 +443,21 @@ class Tree:
         ``rescore_share`` of the node's visits if that is more: the values of
         a much visited node move slowly."""
         keep = config.candidates
-        order = sorted(range(len(values)), key=values.__getitem__)
-        if len(order) > keep:
-            node.floor = values[order[-keep - 1]]
+        count = len(values)
+        if count > keep and node.floor_slot >= 0 and len(node.candidates) >= keep:
+            # Only the best keep + 1 slots matter. The last rescore's keep + 1
+            # best slots are keep + 1 slots whose values are at least the
+            # lowest of theirs now, so the (keep + 1)-th best value is too:
+            # sorting just the slots of such values (in slot order, so equal
+            # values stay in slot order) ends as the whole sort ends.
+            low = min(values[node.floor_slot], min(map(values.__getitem__, node.candidates)))
+            order = [slot for slot, value in enumerate(values) if value >= low]
+            order.sort(key=values.__getitem__)
+        else:
+            order = sorted(range(count), key=values.__getitem__)
+        if count > keep:
+            node.floor_slot = order[-keep - 1]
+            node.floor = values[node.floor_slot]
             ranked = order[:-keep - 1:-1]
         else:
             node.floor = -math.inf
