@@ -43,8 +43,10 @@ from __future__ import annotations
 import math
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from functools import lru_cache
+from operator import getitem, itemgetter
 from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
@@ -65,34 +67,64 @@ _ZERO_FIELD = bytes(FIELD_BYTES)
 _ONE_FIELD = (1).to_bytes(FIELD_BYTES, "big")
 
 
+@lru_cache(maxsize=None)
+def _byte_table(pattern: int) -> tuple[bytes, ...]:
+    """For one byte position of the masks whose used bits are ``pattern``:
+    each byte value to the big-endian fields of its used bits, most
+    significant first (1 for a set bit, 0 for a clear one)."""
+    used = [7 - i for i in range(8) if pattern >> (7 - i) & 1]
+    return tuple(b"".join(_ONE_FIELD if byte >> bit & 1 else _ZERO_FIELD for bit in used)
+                 for byte in range(256))
+
+
 class AmafPacker:
     """Bitboards to packed AMAF counters and back, for one mask width.
+
+    The counters are 32-bit *fields*, one for each bit position the masks
+    can hold (``bits``; all ``width`` of them by default), in the order of
+    the positions: a board layout's padding gets no field, so the packed
+    integers, their additions and their unpacking are that much shorter.
 
     >>> packer = AmafPacker(8)
     >>> list(packer.unpack(packer.spread(0b101) * 3 + packer.spread(0b100)))
     [3, 0, 4, 0, 0, 0, 0, 0]
+    >>> packer = AmafPacker(8, bits=0b1101)  # no field for bit 1 nor above bit 3
+    >>> packer.fields, packer.field_of[3], list(packer.unpack(packer.spread(0b101) * 3 + packer.spread(0b1000)))
+    (3, 2, [3, 0, 3, 1, 0, 0, 0, 0])
     """
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, bits: int = 0) -> None:
         if memoryview(bytes(FIELD_BYTES)).cast("I").itemsize != FIELD_BYTES:
             raise RuntimeError("this platform's C unsigned int is not 32 bits")
+        if not bits:
+            bits = (1 << width) - 1
+        if bits >> width:
+            raise ValueError("the used bits reach beyond the mask width")
         self.width = width
+        self.bits = bits
+        """The bit positions that have a field."""
+        self._positions = [bit for bit in range(width) if bits >> bit & 1]
+        self.fields = len(self._positions)
+        self.field_of = [-1] * width
+        """Each bit position's field (-1: none)."""
+        for field, bit in enumerate(self._positions):
+            self.field_of[bit] = field
         self._mask_bytes = (width + 7) // 8
-        self._length = FIELD_BYTES * width
-        self._table = [b"".join(_ONE_FIELD if byte >> (7 - i) & 1 else _ZERO_FIELD for i in range(8))
-                       for byte in range(256)]
+        self._length = FIELD_BYTES * self.fields
+        self._tables = tuple(_byte_table(bits >> (8 * j) & 0xFF) for j in reversed(range(self._mask_bytes)))
         self._union = self._union_spread = 0
-        self.ones = self.spread((1 << width) - 1)
+        self.ones = self.spread(bits)
         """Every counter 1: added before unpacking, it gives the counts plus
         one (the virtual AMAF playout of the blended value) without an
         addition per child."""
 
     def spread(self, mask: int) -> int:
-        """``mask`` with bit ``i`` moved to the lowest bit of field ``i``: each
-        byte of the mask, most significant first, becomes eight fields of a
-        big-endian byte string through a 256-entry table."""
-        return int.from_bytes(b"".join(map(self._table.__getitem__,
-                                           mask.to_bytes(self._mask_bytes, "big"))), "big")
+        """``mask`` with the bit of each field moved to the lowest bit of the
+        field: each byte of the mask, most significant first, becomes the
+        fields of its used bits (a big-endian byte string) through a table of
+        its position's 256 values. Bits without a field are not counted."""
+        return int.from_bytes(b"".join(map(getitem, self._tables, mask.to_bytes(self._mask_bytes, "big"))),
+                              "big")
 
     def spread_pair(self, first: int, second: int) -> tuple[int, int]:
         """``(spread(first), spread(second))``. For disjoint masks the second
@@ -113,9 +145,20 @@ class AmafPacker:
             self._union, self._union_spread = union, self.spread(union)
         return first_spread, self._union_spread - first_spread
 
-    def unpack(self, packed: int) -> memoryview:
-        """The counters of ``packed``, indexable by bit position."""
+    def unpack_fields(self, packed: int) -> memoryview:
+        """The counters of ``packed``, indexable by field (``field_of``)."""
         return memoryview(packed.to_bytes(self._length, sys.byteorder)).cast("I")
+
+    def unpack(self, packed: int) -> Sequence[int]:
+        """The counters of ``packed``, indexable by bit position (0 for a
+        position without a field)."""
+        counts = self.unpack_fields(packed)
+        if self.fields == self.width:
+            return counts
+        by_bit = [0] * self.width
+        for field, bit in enumerate(self._positions):
+            by_bit[bit] = counts[field]
+        return by_bit
 
 
 class Node:
@@ -207,7 +250,7 @@ class Tree:
         self.hooks = hooks
         self.rng = rng
         self.node_count = 1
-        self.packer = AmafPacker(hooks.amaf_width) if hooks.amaf_width else None
+        self.packer = AmafPacker(hooks.amaf_width, hooks.amaf_bits) if hooks.amaf_width else None
         self.owned_by_black = 0
         """Packed per-point counts of playouts black owned the point in (from this root)."""
         self.owner_samples = 0
@@ -350,9 +393,10 @@ class Tree:
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
         if rave and moves:
-            # The first index again at the end: a tuple even for one move (itemgetter of
+            # The first field again at the end: a tuple even for one move (itemgetter of
             # one index gives the item itself); the rescore's zip stops at the slots.
-            node.gather = itemgetter(*node.amaf, node.amaf[0])
+            fields = list(map(self.packer.field_of.__getitem__, node.amaf))
+            node.gather = itemgetter(*fields, fields[0])
         if rave and moves and self.hooks.prior is not None:
             spread = self.packer.spread
             for mask, playouts, half_wins in self.hooks.prior(board):
@@ -376,18 +420,18 @@ class Tree:
 
     def _select_rave(self, node: Node, config: UctConfig) -> int:
         visits, wins = node.child_visits, node.child_wins
-        unpack = self.packer.unpack
+        unpack = self.packer.unpack_fields
         e = config.rave_equiv
         half_e = 0.5 * e
         c = config.exploration
         if node.visits < node.next_rescore:
-            amaf = node.amaf
+            amaf, field_of = node.amaf, self.packer.field_of
             rave_visits = unpack(node.rave_visits)
             rave_wins = unpack(node.rave_wins)
             best, best_value = -1, -math.inf
             for slot in node.candidates:
                 n = visits[slot]
-                a = amaf[slot]
+                a = field_of[amaf[slot]]
                 r = rave_visits[a] + 1
                 t = e + r
                 value = (wins[slot] * t + half_e * (rave_wins[a] + 1)) / (n * t + e * r)
