@@ -46,7 +46,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import getitem, itemgetter
+from itertools import compress
+from operator import getitem, itemgetter, truediv
 from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
@@ -75,6 +76,18 @@ def _byte_table(pattern: int) -> tuple[bytes, ...]:
     used = [7 - i for i in range(8) if pattern >> (7 - i) & 1]
     return tuple(b"".join(_ONE_FIELD if byte >> bit & 1 else _ZERO_FIELD for bit in used)
                  for byte in range(256))
+
+
+def whole_equiv(e: float) -> bool:
+    """True when ``e`` (``rave_equiv``) is a whole number below ``2**20``:
+    then ``0.5 * e * h`` and ``e * r`` are exact for 32-bit counters ``h``
+    and ``r``, and the blended value of an unvisited slot is the one rounding
+    of ``h / (2 r)`` (see ``Tree._select_rave``).
+
+    >>> whole_equiv(1000.0), whole_equiv(1000.5), whole_equiv(2.0 ** 20)
+    (True, False, False)
+    """
+    return 0 < e < 1 << 20 and float(e).is_integer()
 
 
 class AmafPacker:
@@ -446,9 +459,26 @@ class Tree:
         # w = 0.0) the value is (0.0 * t + half_e * h1) / (0 * t + e * r): adding
         # zero changes no float, so the short form is the same number bit for bit.
         ones, gather = self.packer.ones, node.gather
-        values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
-                  for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
-                                         gather(unpack(node.rave_wins + ones)))]
+        if whole_equiv(e):
+            # When E is a whole number (below 2**20), half_e * h1 and e * r are
+            # exact (below 2**53), so the short form's one rounding is that of
+            # the exact h1 / (2 r): the same number as an int division, which
+            # rounds once too. So the unvisited slots' values come from one
+            # division each, in C, on the packed counters doubled (2 r0 + 2:
+            # a field overflows only where r0 + 1 would already be past 2**31),
+            # and only the visited slots are valued in Python.
+            doubled = gather(unpack((node.rave_visits + ones) << 1))
+            half_wins = gather(unpack(node.rave_wins + ones))
+            values = list(map(truediv, half_wins, doubled))
+            values.pop()  # the gather's extra first field
+            for slot in compress(range(len(visits)), visits):
+                r = doubled[slot] >> 1
+                t = e + r
+                values[slot] = (wins[slot] * t + half_e * half_wins[slot]) / (visits[slot] * t + e * r)
+        else:
+            values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
+                      for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
+                                             gather(unpack(node.rave_wins + ones)))]
         if c:
             log_visits = math.log(node.visits + 1)
             values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
