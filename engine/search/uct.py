@@ -464,17 +464,20 @@ class Tree:
             # exact (below 2**53), so the short form's one rounding is that of
             # the exact h1 / (2 r): the same number as an int division, which
             # rounds once too. So the unvisited slots' values come from one
-            # division each, in C, on the packed counters doubled (2 r0 + 2:
+            # division a field, in C, on the packed counters doubled (2 r0 + 2:
             # a field overflows only where r0 + 1 would already be past 2**31),
-            # and only the visited slots are valued in Python.
-            doubled = gather(unpack((node.rave_visits + ones) << 1))
-            half_wins = gather(unpack(node.rave_wins + ones))
-            values = list(map(truediv, half_wins, doubled))
+            # gathered in slot order, and only the visited slots are valued
+            # in Python.
+            doubled = unpack((node.rave_visits + ones) << 1)
+            half_wins = unpack(node.rave_wins + ones)
+            values = list(gather(list(map(truediv, half_wins, doubled))))
             values.pop()  # the gather's extra first field
+            amaf, field_of = node.amaf, self.packer.field_of
             for slot in compress(range(len(visits)), visits):
-                r = doubled[slot] >> 1
+                a = field_of[amaf[slot]]
+                r = doubled[a] >> 1
                 t = e + r
-                values[slot] = (wins[slot] * t + half_e * half_wins[slot]) / (visits[slot] * t + e * r)
+                values[slot] = (wins[slot] * t + half_e * half_wins[a]) / (visits[slot] * t + e * r)
         else:
             values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
                       for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
