@@ -108,3 +108,28 @@ def test_the_rescores_partial_sort_ranks_as_the_whole_sort(keep):
             best = Tree._keep_candidates(node, list(values), config)
             ranked, floor = plain_keep(values, keep)
             assert (best, node.candidates, node.floor) == (ranked[0], ranked, floor)
+
+
+def test_a_batchs_sums_are_its_results_counted_one_by_one():
+    """Full boards (disjoint masks of one union), then masks that overlap or
+    change their union: the same four sums as result by result."""
+    rng = random.Random(6)
+    lay = layout(5)
+    packer = AmafPacker(lay.bits, lay.board)
+    for trial in range(400):
+        board = lay.board if trial % 4 else rng.getrandbits(lay.bits) & lay.board
+        results = []
+        for _ in range(rng.randrange(1, 9)):
+            black = rng.getrandbits(lay.bits) & board
+            white = board & ~black
+            if trial % 7 == 0 and rng.random() < 0.5:
+                white |= black & rng.getrandbits(lay.bits)  # overlapping
+            if trial % 11 == 0 and rng.random() < 0.5:
+                white &= rng.getrandbits(lay.bits)  # another union
+            results.append((rng.choice((1, 2, 2, 1, None)), black, white))
+        plain = AmafPacker(lay.bits, lay.board).batch_sums_plain(results)
+        assert packer.batch_sums(results) == plain
+        visits_black, visits_white, wins_black, wins_white = plain
+        counts = packer.unpack(visits_black)
+        for bit in (b for b in range(lay.bits) if lay.board >> b & 1):
+            assert counts[bit] == sum(black >> bit & 1 for _, black, _ in results)
