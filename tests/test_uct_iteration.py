@@ -133,3 +133,14 @@ def test_a_batchs_sums_are_its_results_counted_one_by_one():
         counts = packer.unpack(visits_black)
         for bit in (b for b in range(lay.bits) if lay.board >> b & 1):
             assert counts[bit] == sum(black >> bit & 1 for _, black, _ in results)
+
+
+def test_the_sum_of_spreads_by_bit_planes_is_the_plain_sum():
+    rng = random.Random(7)
+    lay = layout(4)
+    packer = AmafPacker(lay.bits, lay.board)
+    for count in range(12):
+        for _ in range(20):
+            masks = [rng.getrandbits(lay.bits) & rng.choice((lay.board, 0, rng.getrandbits(lay.bits)))
+                     for _ in range(count)]
+            assert packer.spread_sum(masks) == sum(packer.spread(mask) for mask in masks)

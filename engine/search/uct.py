@@ -175,22 +175,25 @@ class AmafPacker:
         >>> packer.batch_sums(results) == packer.batch_sums_plain(results)
         True
         """
-        spread = self.spread
         union = results[0][1] | results[0][2]
-        black_won = white_won = tied = white_wins = ties = 0
+        black_masks: list[int] = []
+        white_masks: list[int] = []
+        tied_masks: list[int] = []
         for winner, black, white in results:
             if black & white or black | white != union:
                 return self.batch_sums_plain(results)
             if winner == BLACK:
-                black_won += spread(black)
+                black_masks.append(black)
             elif winner is None:
-                tied += spread(black)
-                ties += 1
+                tied_masks.append(black)
             else:
-                white_won += spread(black)
-                white_wins += 1
+                white_masks.append(black)
+        spread_sum = self.spread_sum
+        black_won = spread_sum(black_masks)
+        white_won, white_wins = spread_sum(white_masks), len(white_masks)
+        tied, ties = spread_sum(tied_masks), len(tied_masks)
         if union != self._union:
-            self._union, self._union_spread = union, spread(union)
+            self._union, self._union_spread = union, self.spread(union)
         every = self._union_spread
         visits_black = black_won + white_won + tied
         visits_white = len(results) * every - visits_black
@@ -200,6 +203,34 @@ class AmafPacker:
             wins_black += tied
             wins_white += ties * every - tied
         return visits_black, visits_white, wins_black, wins_white
+
+    def spread_sum(self, masks: list[int]) -> int:
+        """The sum of the masks' spreads: for three masks or more, the spreads
+        of the bit planes of each position's count (a carry-save count, a
+        few whole-mask operations a mask) times their weights, so fewer
+        spreads than masks.
+
+        >>> packer = AmafPacker(4)
+        >>> masks = [0b0111, 0b0110, 0b1110, 0b0100]
+        >>> packer.spread_sum(masks) == sum(map(packer.spread, masks))
+        True
+        """
+        if len(masks) < 3:
+            return sum(map(self.spread, masks))
+        planes: list[int] = []
+        for carry in masks:
+            for j, plane in enumerate(planes):
+                planes[j] = plane ^ carry
+                carry &= plane
+                if not carry:
+                    break
+            else:
+                planes.append(carry)
+        total = 0
+        for j, plane in enumerate(planes):
+            if plane:
+                total += self.spread(plane) << j
+        return total
 
     def batch_sums_plain(self, results) -> tuple[int, int, int, int]:
         """:meth:`batch_sums` counted result by result, for any masks."""
