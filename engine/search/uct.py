@@ -13,9 +13,11 @@ playout itself is ~65 us on the 10-ring board):
   node's move list). A child gets a :class:`Node` of its own only once it has
   been visited ``expand`` times.
 * **AMAF counts as packed integers.** The playout reports each colour's cells
-  as a bitboard. A byte table turns that bitboard into a big integer with one
-  32-bit field per bit position, so adding a whole playout's AMAF result to a
-  node costs one big-integer addition, whatever the number of children.
+  as a bitboard. Byte tables turn that bitboard into a big integer with one
+  32-bit field per bit position the masks can hold (``TreeHooks.amaf_bits``:
+  a board layout's padding gets none), so adding a whole playout's AMAF
+  result to a node costs one big-integer addition, whatever the number of
+  children; a batch's results are summed once (``AmafPacker.batch_sums``).
   Reading the counts back is one ``to_bytes`` and a memoryview cast. The
   same packing adds a game's priors to a new node (``TreeHooks.prior``):
   virtual AMAF playouts, one multiplication and addition per mask.
