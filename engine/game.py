@@ -128,6 +128,10 @@ class TreeHooks:
     """``(position, rng, komi, k) -> k results`` of the same kind as ``playout`` (winner, black_mask, white_mask; the masks
     in the same single-board bit layout that ``amaf_index`` uses), k independent playouts of the same distribution as
     ``playout``, done together (a batched kernel). None: the search calls ``playout`` k times."""
+    amaf_bits: int = 0
+    """The bit positions the owner masks (and the priors' masks) can hold,
+    as a mask (0: all ``amaf_width`` of them): the search keeps an AMAF
+    counter for each of these only (a board layout's padding needs none)."""
 
 
 def plain_tree_hooks(playout_winner: Callable[[Any, random.Random, float], int | None]) -> TreeHooks:

@@ -439,7 +439,7 @@ def _hooks_for(geo: Board) -> TreeHooks:
 
     return TreeHooks(geo.bits, bit_index.__getitem__, playout, black_cells,
                      tuple((cell.index, bit_index[cell.index]) for cell in geo.cells), prior=prior,
-                     playouts=playouts)
+                     playouts=playouts, amaf_bits=sum(bit_of))
 
 
 def black_cells(black: int, white: int) -> int:

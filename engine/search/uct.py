@@ -13,9 +13,11 @@ playout itself is ~65 us on the 10-ring board):
   node's move list). A child gets a :class:`Node` of its own only once it has
   been visited ``expand`` times.
 * **AMAF counts as packed integers.** The playout reports each colour's cells
-  as a bitboard. A byte table turns that bitboard into a big integer with one
-  32-bit field per bit position, so adding a whole playout's AMAF result to a
-  node costs one big-integer addition, whatever the number of children.
+  as a bitboard. Byte tables turn that bitboard into a big integer with one
+  32-bit field per bit position the masks can hold (``TreeHooks.amaf_bits``:
+  a board layout's padding gets none), so adding a whole playout's AMAF
+  result to a node costs one big-integer addition, whatever the number of
+  children; a batch's results are summed once (``AmafPacker.batch_sums``).
   Reading the counts back is one ``to_bytes`` and a memoryview cast. The
   same packing adds a game's priors to a new node (``TreeHooks.prior``):
   virtual AMAF playouts, one multiplication and addition per mask.
@@ -43,8 +45,11 @@ from __future__ import annotations
 import math
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from functools import lru_cache
+from itertools import compress
+from operator import getitem, itemgetter, truediv
 from typing import Any, Callable
 
 from stargtp.engine.colour import BLACK
@@ -65,34 +70,76 @@ _ZERO_FIELD = bytes(FIELD_BYTES)
 _ONE_FIELD = (1).to_bytes(FIELD_BYTES, "big")
 
 
+@lru_cache(maxsize=None)
+def _byte_table(pattern: int) -> tuple[bytes, ...]:
+    """For one byte position of the masks whose used bits are ``pattern``:
+    each byte value to the big-endian fields of its used bits, most
+    significant first (1 for a set bit, 0 for a clear one)."""
+    used = [7 - i for i in range(8) if pattern >> (7 - i) & 1]
+    return tuple(b"".join(_ONE_FIELD if byte >> bit & 1 else _ZERO_FIELD for bit in used)
+                 for byte in range(256))
+
+
+def whole_equiv(e: float) -> bool:
+    """True when ``e`` (``rave_equiv``) is a whole number below ``2**20``:
+    then ``0.5 * e * h`` and ``e * r`` are exact for 32-bit counters ``h``
+    and ``r``, and the blended value of an unvisited slot is the one rounding
+    of ``h / (2 r)`` (see ``Tree._select_rave``).
+
+    >>> whole_equiv(1000.0), whole_equiv(1000.5), whole_equiv(2.0 ** 20)
+    (True, False, False)
+    """
+    return 0 < e < 1 << 20 and float(e).is_integer()
+
+
 class AmafPacker:
     """Bitboards to packed AMAF counters and back, for one mask width.
+
+    The counters are 32-bit *fields*, one for each bit position the masks
+    can hold (``bits``; all ``width`` of them by default), in the order of
+    the positions: a board layout's padding gets no field, so the packed
+    integers, their additions and their unpacking are that much shorter.
 
     >>> packer = AmafPacker(8)
     >>> list(packer.unpack(packer.spread(0b101) * 3 + packer.spread(0b100)))
     [3, 0, 4, 0, 0, 0, 0, 0]
+    >>> packer = AmafPacker(8, bits=0b1101)  # no field for bit 1 nor above bit 3
+    >>> packer.fields, packer.field_of[3], list(packer.unpack(packer.spread(0b101) * 3 + packer.spread(0b1000)))
+    (3, 2, [3, 0, 3, 1, 0, 0, 0, 0])
     """
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, bits: int = 0) -> None:
         if memoryview(bytes(FIELD_BYTES)).cast("I").itemsize != FIELD_BYTES:
             raise RuntimeError("this platform's C unsigned int is not 32 bits")
+        if not bits:
+            bits = (1 << width) - 1
+        if bits >> width:
+            raise ValueError("the used bits reach beyond the mask width")
         self.width = width
+        self.bits = bits
+        """The bit positions that have a field."""
+        self._positions = [bit for bit in range(width) if bits >> bit & 1]
+        self.fields = len(self._positions)
+        self.field_of = [-1] * width
+        """Each bit position's field (-1: none)."""
+        for field, bit in enumerate(self._positions):
+            self.field_of[bit] = field
         self._mask_bytes = (width + 7) // 8
-        self._length = FIELD_BYTES * width
-        self._table = [b"".join(_ONE_FIELD if byte >> (7 - i) & 1 else _ZERO_FIELD for i in range(8))
-                       for byte in range(256)]
+        self._length = FIELD_BYTES * self.fields
+        self._tables = tuple(_byte_table(bits >> (8 * j) & 0xFF) for j in reversed(range(self._mask_bytes)))
         self._union = self._union_spread = 0
-        self.ones = self.spread((1 << width) - 1)
+        self.ones = self.spread(bits)
         """Every counter 1: added before unpacking, it gives the counts plus
         one (the virtual AMAF playout of the blended value) without an
         addition per child."""
 
     def spread(self, mask: int) -> int:
-        """``mask`` with bit ``i`` moved to the lowest bit of field ``i``: each
-        byte of the mask, most significant first, becomes eight fields of a
-        big-endian byte string through a 256-entry table."""
-        return int.from_bytes(b"".join(map(self._table.__getitem__,
-                                           mask.to_bytes(self._mask_bytes, "big"))), "big")
+        """``mask`` with the bit of each field moved to the lowest bit of the
+        field: each byte of the mask, most significant first, becomes the
+        fields of its used bits (a big-endian byte string) through a table of
+        its position's 256 values. Bits without a field are not counted."""
+        return int.from_bytes(b"".join(map(getitem, self._tables, mask.to_bytes(self._mask_bytes, "big"))),
+                              "big")
 
     def spread_pair(self, first: int, second: int) -> tuple[int, int]:
         """``(spread(first), spread(second))``. For disjoint masks the second
@@ -113,9 +160,110 @@ class AmafPacker:
             self._union, self._union_spread = union, self.spread(union)
         return first_spread, self._union_spread - first_spread
 
-    def unpack(self, packed: int) -> memoryview:
-        """The counters of ``packed``, indexable by bit position."""
+    def batch_sums(self, results) -> tuple[int, int, int, int]:
+        """The packed AMAF sums of a batch of playout results ``(winner,
+        black, white)``: ``(visits_black, visits_white, wins_black,
+        wins_white)``, each colour's playouts and half-point wins (a win 2, a
+        tie 1) per field of its mask.
+
+        When the two masks of every result are disjoint with the same union
+        (a full board), each white mask's spread is the union's less the
+        black one's, so one spread a result and the sums of the black ones
+        by winner give all four with a few packed operations a batch.
+        Otherwise each result counts on its own (:meth:`batch_sums_plain`).
+
+        >>> packer = AmafPacker(4)
+        >>> results = [(1, 0b0011, 0b1100), (2, 0b0110, 0b1001), (None, 0b0101, 0b1010)]
+        >>> packer.batch_sums(results) == packer.batch_sums_plain(results)
+        True
+        """
+        union = results[0][1] | results[0][2]
+        black_masks: list[int] = []
+        white_masks: list[int] = []
+        tied_masks: list[int] = []
+        for winner, black, white in results:
+            if black & white or black | white != union:
+                return self.batch_sums_plain(results)
+            if winner == BLACK:
+                black_masks.append(black)
+            elif winner is None:
+                tied_masks.append(black)
+            else:
+                white_masks.append(black)
+        spread_sum = self.spread_sum
+        black_won = spread_sum(black_masks)
+        white_won, white_wins = spread_sum(white_masks), len(white_masks)
+        tied, ties = spread_sum(tied_masks), len(tied_masks)
+        if union != self._union:
+            self._union, self._union_spread = union, self.spread(union)
+        every = self._union_spread
+        visits_black = black_won + white_won + tied
+        visits_white = len(results) * every - visits_black
+        wins_black = black_won << 1
+        wins_white = (white_wins * every - white_won) << 1 if white_wins else 0
+        if ties:
+            wins_black += tied
+            wins_white += ties * every - tied
+        return visits_black, visits_white, wins_black, wins_white
+
+    def spread_sum(self, masks: list[int]) -> int:
+        """The sum of the masks' spreads: for three masks or more, the spreads
+        of the bit planes of each position's count (a carry-save count, a
+        few whole-mask operations a mask) times their weights, so fewer
+        spreads than masks.
+
+        >>> packer = AmafPacker(4)
+        >>> masks = [0b0111, 0b0110, 0b1110, 0b0100]
+        >>> packer.spread_sum(masks) == sum(map(packer.spread, masks))
+        True
+        """
+        if len(masks) < 3:
+            return sum(map(self.spread, masks))
+        planes: list[int] = []
+        for carry in masks:
+            for j, plane in enumerate(planes):
+                planes[j] = plane ^ carry
+                carry &= plane
+                if not carry:
+                    break
+            else:
+                planes.append(carry)
+        total = 0
+        for j, plane in enumerate(planes):
+            if plane:
+                total += self.spread(plane) << j
+        return total
+
+    def batch_sums_plain(self, results) -> tuple[int, int, int, int]:
+        """:meth:`batch_sums` counted result by result, for any masks."""
+        visits_black = visits_white = wins_black = wins_white = 0
+        for winner, black, white in results:
+            spread_black, spread_white = self.spread_pair(black, white)
+            visits_black += spread_black
+            visits_white += spread_white
+            if winner == BLACK:
+                wins_black += spread_black << 1
+            elif winner is None:
+                wins_black += spread_black
+                wins_white += spread_white
+            else:
+                wins_white += spread_white << 1
+        return visits_black, visits_white, wins_black, wins_white
+
+    def unpack_fields(self, packed: int) -> memoryview:
+        """The counters of ``packed``, indexable by field (``field_of``)."""
         return memoryview(packed.to_bytes(self._length, sys.byteorder)).cast("I")
+
+    def unpack(self, packed: int) -> Sequence[int]:
+        """The counters of ``packed``, indexable by bit position (0 for a
+        position without a field)."""
+        counts = self.unpack_fields(packed)
+        if self.fields == self.width:
+            return counts
+        by_bit = [0] * self.width
+        for field, bit in enumerate(self._positions):
+            by_bit[bit] = counts[field]
+        return by_bit
 
 
 class Node:
@@ -127,7 +275,7 @@ class Node:
 
     __slots__ = ("to_move", "visits", "rave_visits", "rave_wins", "moves", "amaf", "gather",
                  "child_visits", "child_wins", "children", "candidates", "next_rescore",
-                 "floor", "unvisited")
+                 "floor", "floor_slot", "unvisited")
 
     def __init__(self, to_move: int) -> None:
         self.to_move = to_move
@@ -153,6 +301,9 @@ class Node:
         self.next_rescore = 0
         self.floor = -math.inf
         """The best value left out of ``candidates`` at the last full rescore."""
+        self.floor_slot = -1
+        """The slot of that value (-1 before the first full rescore with more
+        slots than candidates)."""
         self.unvisited: list[int] | None = None
         """Plain UCT only: slots not tried yet, tried first in random order."""
 
@@ -204,7 +355,7 @@ class Tree:
         self.hooks = hooks
         self.rng = rng
         self.node_count = 1
-        self.packer = AmafPacker(hooks.amaf_width) if hooks.amaf_width else None
+        self.packer = AmafPacker(hooks.amaf_width, hooks.amaf_bits) if hooks.amaf_width else None
         self.owned_by_black = 0
         """Packed per-point counts of playouts black owned the point in (from this root)."""
         self.owner_samples = 0
@@ -290,7 +441,6 @@ class Tree:
                 results = [playout(board, rng, komi) for _ in range(size)]
             # The batch's totals once, then the same sums for every node on the path.
             black_score = white_score = 0.0
-            visits_black = visits_white = wins_black = wins_white = 0
             for winner, black, white in results:
                 if winner == BLACK:
                     black_score += 1.0
@@ -301,19 +451,10 @@ class Tree:
                     white_score += 1.0
                 if owners is not None:
                     self.owned_by_black += packer.spread(owners(black, white))
-                if rave:
-                    spread_black, spread_white = packer.spread_pair(black, white)
-                    visits_black += spread_black
-                    visits_white += spread_white
-                    if winner == BLACK:
-                        wins_black += spread_black << 1
-                    elif winner is None:
-                        wins_black += spread_black
-                        wins_white += spread_white
-                    else:
-                        wins_white += spread_white << 1
             if owners is not None:
                 self.owner_samples += size
+            if rave:
+                visits_black, visits_white, wins_black, wins_white = packer.batch_sums(results)
             for node, slot in path:
                 node.visits += size
                 if node.to_move == BLACK:
@@ -347,9 +488,10 @@ class Tree:
         node.moves = moves
         node.amaf = list(map(self.hooks.amaf_index, moves)) if rave else None
         if rave and moves:
-            # The first index again at the end: a tuple even for one move (itemgetter of
+            # The first field again at the end: a tuple even for one move (itemgetter of
             # one index gives the item itself); the rescore's zip stops at the slots.
-            node.gather = itemgetter(*node.amaf, node.amaf[0])
+            fields = list(map(self.packer.field_of.__getitem__, node.amaf))
+            node.gather = itemgetter(*fields, fields[0])
         if rave and moves and self.hooks.prior is not None:
             spread = self.packer.spread
             for mask, playouts, half_wins in self.hooks.prior(board):
@@ -373,18 +515,18 @@ class Tree:
 
     def _select_rave(self, node: Node, config: UctConfig) -> int:
         visits, wins = node.child_visits, node.child_wins
-        unpack = self.packer.unpack
+        unpack = self.packer.unpack_fields
         e = config.rave_equiv
         half_e = 0.5 * e
         c = config.exploration
         if node.visits < node.next_rescore:
-            amaf = node.amaf
+            amaf, field_of = node.amaf, self.packer.field_of
             rave_visits = unpack(node.rave_visits)
             rave_wins = unpack(node.rave_wins)
             best, best_value = -1, -math.inf
             for slot in node.candidates:
                 n = visits[slot]
-                a = amaf[slot]
+                a = field_of[amaf[slot]]
                 r = rave_visits[a] + 1
                 t = e + r
                 value = (wins[slot] * t + half_e * (rave_wins[a] + 1)) / (n * t + e * r)
@@ -399,9 +541,29 @@ class Tree:
         # w = 0.0) the value is (0.0 * t + half_e * h1) / (0 * t + e * r): adding
         # zero changes no float, so the short form is the same number bit for bit.
         ones, gather = self.packer.ones, node.gather
-        values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
-                  for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
-                                         gather(unpack(node.rave_wins + ones)))]
+        if whole_equiv(e):
+            # When E is a whole number (below 2**20), half_e * h1 and e * r are
+            # exact (below 2**53), so the short form's one rounding is that of
+            # the exact h1 / (2 r): the same number as an int division, which
+            # rounds once too. So the unvisited slots' values come from one
+            # division a field, in C, on the packed counters doubled (2 r0 + 2:
+            # a field overflows only where r0 + 1 would already be past 2**31),
+            # gathered in slot order, and only the visited slots are valued
+            # in Python.
+            doubled = unpack((node.rave_visits + ones) << 1)
+            half_wins = unpack(node.rave_wins + ones)
+            values = list(gather(list(map(truediv, half_wins, doubled))))
+            values.pop()  # the gather's extra first field
+            amaf, field_of = node.amaf, self.packer.field_of
+            for slot in compress(range(len(visits)), visits):
+                a = field_of[amaf[slot]]
+                r = doubled[a] >> 1
+                t = e + r
+                values[slot] = (wins[slot] * t + half_e * half_wins[a]) / (visits[slot] * t + e * r)
+        else:
+            values = [(w * (t := e + r) + half_e * h1) / (n * t + e * r) if n else half_e * h1 / (e * r)
+                      for n, w, r, h1 in zip(visits, wins, gather(unpack(node.rave_visits + ones)),
+                                             gather(unpack(node.rave_wins + ones)))]
         if c:
             log_visits = math.log(node.visits + 1)
             values = [v + c * math.sqrt(log_visits / (n + 1)) for v, n in zip(values, visits)]
@@ -440,9 +602,21 @@ class Tree:
         ``rescore_share`` of the node's visits if that is more: the values of
         a much visited node move slowly."""
         keep = config.candidates
-        order = sorted(range(len(values)), key=values.__getitem__)
-        if len(order) > keep:
-            node.floor = values[order[-keep - 1]]
+        count = len(values)
+        if count > keep and node.floor_slot >= 0 and len(node.candidates) >= keep:
+            # Only the best keep + 1 slots matter. The last rescore's keep + 1
+            # best slots are keep + 1 slots whose values are at least the
+            # lowest of theirs now, so the (keep + 1)-th best value is too:
+            # sorting just the slots of such values (in slot order, so equal
+            # values stay in slot order) ends as the whole sort ends.
+            low = min(values[node.floor_slot], min(map(values.__getitem__, node.candidates)))
+            order = [slot for slot, value in enumerate(values) if value >= low]
+            order.sort(key=values.__getitem__)
+        else:
+            order = sorted(range(count), key=values.__getitem__)
+        if count > keep:
+            node.floor_slot = order[-keep - 1]
+            node.floor = values[node.floor_slot]
             ranked = order[:-keep - 1:-1]
         else:
             node.floor = -math.inf

@@ -77,7 +77,7 @@ def _hooks(rings: int) -> TreeHooks:
     pericells = geometry(rings).perimeter
     return TreeHooks(lay.bits, cell_bit.__getitem__, star_playout, star_owners,
                      tuple((cell, cell_bit[cell]) for cell in pericells), prior=star_prior,
-                     playouts=star_playouts)
+                     playouts=star_playouts, amaf_bits=lay.board)
 
 
 def _tree_hooks(position: Position) -> TreeHooks:
