@@ -49,6 +49,7 @@ import random
 from functools import lru_cache
 from typing import Callable
 
+from stargtp.engine.bits import settle
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.connection.geometry import Board
 from stargtp.engine.game import TreeHooks
@@ -93,29 +94,6 @@ def random_subset(mask: int, count: int, cell_bits: tuple[int, ...], width: int,
         chosen = rng.getrandbits(width) & mask
         have = chosen.bit_count()
     return settle(chosen, have, mask, count, cell_bits, rng)
-
-
-def settle(chosen: int, have: int, mask: int, count: int, cell_bits: tuple[int, ...],
-           rng: random.Random) -> int:
-    """``chosen`` (``have`` of the set bits of ``mask``) with cells drawn
-    uniformly from ``cell_bits`` dropped or added until it holds ``count``:
-    the second half of :func:`random_subset`, which the batched fill
-    (:func:`batch_playouts`) also calls, one board at a time."""
-    while have > count:
-        for low in rng.choices(cell_bits, k=2 * (have - count) + 2):
-            if chosen & low:
-                chosen ^= low
-                have -= 1
-                if have == count:
-                    break
-    while have < count:
-        for low in rng.choices(cell_bits, k=2 * (count - have) + 2):
-            if mask & low and not chosen & low:
-                chosen |= low
-                have += 1
-                if have == count:
-                    break
-    return chosen
 
 
 def _at(mask: int, shift: int) -> int:
@@ -319,7 +297,7 @@ def batch_playouts(position, rng: random.Random, count: int,
     of the same distribution as :func:`bridge_playout` (``bridges`` False:
     :func:`random_fill`): ``[(winner, black_mask, white_mask), ...]`` in the
     one-board layout. The fill's random bits for all boards come from one
-    draw and each board's count is then made exact (:func:`settle`, a board
+    draw and each board's count is then made exact (:func:`stargtp.engine.bits.settle`, a board
     at a time; a small fill samples its cells as :func:`random_subset`
     does); the broken bridges of every board are found at once and mended
     board by board (:func:`mend`); one packed flood per goal edge but the

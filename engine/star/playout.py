@@ -34,10 +34,9 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from itertools import repeat as _repeat
-from math import floor as _floor
 from typing import NamedTuple
 
+from stargtp.engine.bits import settle
 from stargtp.engine.colour import BLACK, WHITE
 from stargtp.engine.star.geometry import Layout, layout
 
@@ -311,45 +310,9 @@ def random_fill(empty: int, first_share: int, lay: Layout, rng: random.Random) -
         for low in rng.sample(cells, first_share):
             chosen |= low
         return chosen
+    # Each cell a fair coin, then cells dropped or added until the count is right.
     chosen = rng.getrandbits(lay.bits) & empty
-    have = chosen.bit_count()
-    # Drop or add uniformly chosen cells until the count is right. Candidates
-    # are drawn uniformly from all cells, in batches, and misses are skipped,
-    # so each accepted pick is uniform over the cells that qualify.
-    # A batch of candidates is rng.choices(bit_of, k=...) written out: the
-    # same draws, bit_of[floor(random() * n)], one at a time, and the
-    # batch's draws left after the count is right drawn at its end. Cells
-    # are added by taking them out of the empty cells not chosen.
-    bit_of = lay.bit_of
-    if have > first_share:
-        draw, n = rng.random, float(len(bit_of))
-        while have > first_share:
-            batch = _repeat(None, 2 * (have - first_share) + 2)
-            for _ in batch:
-                low = bit_of[_floor(draw() * n)]
-                if chosen & low:
-                    chosen ^= low
-                    have -= 1
-                    if have == first_share:
-                        break
-            for _ in batch:
-                draw()
-    elif have < first_share:
-        draw, n = rng.random, float(len(bit_of))
-        free = empty ^ chosen
-        while have < first_share:
-            batch = _repeat(None, 2 * (first_share - have) + 2)
-            for _ in batch:
-                low = bit_of[_floor(draw() * n)]
-                if free & low:
-                    free ^= low
-                    have += 1
-                    if have == first_share:
-                        break
-            for _ in batch:
-                draw()
-        chosen = empty ^ free
-    return chosen
+    return settle(chosen, chosen.bit_count(), empty, first_share, lay.bit_of, rng)
 
 
 class PlayoutResult(NamedTuple):
