@@ -27,12 +27,14 @@ games. A game ends when the side to move has no move or, unless
 colours) and the exact solo counts of :mod:`stargtp.engine.amazons.scoring` name the
 winner: from then on the result is fixed under best play. Per game a line
 goes to stderr; the summary (points of the first player with a 95% Wilson
-interval) goes to stdout.
+interval, and the colour-swapped pairs won, split and lost with the
+pentanomial Elo interval) goes to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -46,7 +48,7 @@ from stargtp.engine.amazons.search import AmazonsMcts
 from stargtp.engine.search.base import Limits, Player
 from stargtp.engine.search.simple import FlatPlayer, RandomPlayer
 from stargtp.engine.search.uct import UctPlayer
-from stargtp.protocol.stats import wilson_interval
+from stargtp.protocol.stats import Tally, elo_estimate, wilson_interval
 
 PLAYER_CLASSES: dict[str, type[Player]] = {
     "amazons-mcts": AmazonsMcts, "uct": UctPlayer, "flat": FlatPlayer, "random": RandomPlayer}
@@ -131,6 +133,15 @@ class MatchResult:
     plies: int = 0
     iterations: dict[str, list[int]] = field(default_factory=lambda: {"first": [], "second": []})
     seconds: dict[str, float] = field(default_factory=lambda: {"first": 0.0, "second": 0.0})
+    scores: list[float] = field(default_factory=list)
+    """The first player's points, game by game."""
+
+    def tally(self) -> Tally:
+        """The games and their colour-swapped pairs (games ``2k`` and
+        ``2k + 1``, the same opening with ``--random-plies``) counted for
+        :mod:`stargtp.protocol.stats`."""
+        pairs = [self.scores[i] + self.scores[i + 1] for i in range(0, len(self.scores) - 1, 2)]
+        return Tally.from_scores(self.scores, pairs)
 
 
 def random_opening(size: int, plies: int, seed: int) -> tuple:
@@ -163,6 +174,7 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, size: int, limi
         won = record.winner == first_colour
         result.points += won
         result.games += 1
+        result.scores.append(float(won))
         tally = result.first_as_white if first_colour == WHITE else result.first_as_black
         tally[0] += won
         tally[1] += 1
@@ -191,6 +203,12 @@ def summary(first: PlayerSpec, second: PlayerSpec, result: MatchResult, size: in
         f"as Black {result.first_as_black[0]}/{result.first_as_black[1]}; "
         f"{result.plies / max(1, result.games):.1f} plies per game; {wall:.0f} s wall",
     ]
+    tally = result.tally()
+    lost, _, split, _, won = tally.pairs
+    elo = elo_estimate(tally, "pentanomial")
+    low, high = ("-" if math.isnan(x) else f"{x:+.0f}" for x in (elo.low, elo.high))
+    lines.append(f"  pairs (colours swapped) won / split / lost: {won} / {split} / {lost}; "
+                 f"Elo {elo.value:+.0f} [{low}, {high}] (pentanomial)")
     for side in ("first", "second"):
         counts = result.iterations[side]
         if counts:

@@ -43,3 +43,25 @@ def test_each_pair_of_games_shares_an_opening_with_colours_swapped(monkeypatch):
     played.clear()
     amazons_strength.run_match(spec, spec, 2, 8, Limits(playouts=10), log=None)
     assert played == [(), ()]
+
+
+def test_the_summary_counts_colour_swapped_pairs(monkeypatch):
+    winners = iter([2, 2, 2, 2, 2, 1, 1, 1])  # by game (2 is White, 1 Black)
+
+    def fake_play_game(players, size, limits, adjudicate=True, opening=()):
+        return amazons_strength.GameRecord(winner=next(winners), plies=40, reason="no move",
+                                           iterations={1: [], 2: []}, seconds={1: 0.0, 2: 0.0})
+
+    monkeypatch.setattr(amazons_strength, "play_game", fake_play_game)
+    spec = amazons_strength.PlayerSpec("amazons-mcts", {})
+    result = amazons_strength.run_match(spec, spec, 8, 8, Limits(playouts=10), log=None,
+                                        random_plies=2)
+    # The first player is White in the even games: it wins games 0, 2, 4, 5 and 7, so
+    # pairs 0, 1 and 3 are split and pair 2 is won.
+    assert result.scores == [1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0]
+    assert result.tally().pairs == (0, 0, 3, 0, 1)
+    text = amazons_strength.summary(spec, spec, result, 8, Limits(playouts=10), 1.0)
+    # Pair scores 1/2, 1/2, 1, 1/2: mean 0.625, +89 Elo; variance 0.046875 a pair, so
+    # 0.625 -+ 1.96 * sqrt(0.046875 / 4) = [0.413, 0.837]: [-61, +284].
+    assert "won / split / lost: 1 / 3 / 0; Elo +89 [-61, +284] (pentanomial)" in text
+    assert "first player: 5/8 = 62.5%" in text
