@@ -222,11 +222,14 @@ def stream_then_stop(options: list[str], lines: bytes, head: bytes, stop: bytes,
 # -- a name swapped under a file command ---------------------------------------
 
 RACE_LOADS = 2000
-"""Loads of a name that another process keeps swapping (the file race tests)."""
+"""Loads of a name that another process keeps swapping (the file race tests):
+at least these, and more until both states of the name have been seen (on a
+busy machine the swapper may not run at all during the first loads)."""
 
 RACE_SECONDS = 120.0
-"""A race stops here if its loads have not all been made: it bounds the
-test's length, and is no assertion."""
+"""A race stops here if it has not finished: it bounds the test's length. A
+race that never saw both states by then fails the test: the swapper never
+ran, which is unmistakable (a healthy race sees both within a second)."""
 
 
 SWAP_PROGRAM = """

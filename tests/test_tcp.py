@@ -604,10 +604,13 @@ def test_loadsgf_of_a_name_swapped_for_a_link_never_reads_outside_the_file_dir(t
         client = await Client.connect(port)
         deadline = time.monotonic() + RACE_SECONDS
         batch = 20
-        while len(answers) < RACE_LOADS and time.monotonic() < deadline:
+        seen: set[bool] = set()  # refused or not: until both states are seen
+        while ((len(answers) < RACE_LOADS or len(seen) < 2)
+               and time.monotonic() < deadline):
             await client.send("loadsgf race.sgf\nquery_boardsize\n" * batch)
             for _ in range(batch):
                 answers.append((await client.response(), await client.response()))
+                seen.add(answers[-1][0].startswith(b"? "))
         await client.close()
 
     def drain(stream) -> None:
