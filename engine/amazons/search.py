@@ -32,11 +32,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
+from stargtp.engine.amazons.geometry import ARROW
 from stargtp.engine.amazons.playout import cutoff_playout
-from stargtp.engine.amazons.position import Move, Position, ReachMemo, _new_move, queen_reach, reach_counter
+from stargtp.engine.amazons.position import Move, Position, ReachMemo, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
 from stargtp.engine.bits import bit_list, iter_bits
+from stargtp.engine.colour import EMPTY
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.collector import collector_paused
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -483,6 +485,13 @@ class Tree:
         rng = self.rng
         board = position.copy()
         play, undo = board.play_unchecked, board.undo
+        # The moves of an iteration are played on ``board`` directly (its
+        # cells, occupied squares, amazons and side to move; not its
+        # history) and taken back in the same way: (colour, origin, target,
+        # arrow) of each in ``moved``, or None for one played by ``play``.
+        cells, amazons_of = board.board, board._amazons
+        moved: list[tuple[int, int, int, int] | None] = []
+        push, pop = moved.append, moved.pop
         ordering = MoveOrdering(config.order, rng, budget.out_of_time, config.split_order)
         init_node = self._init_node
         position_kind = POSITION_KIND[config.split]
@@ -505,7 +514,6 @@ class Tree:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
             node = root
-            played = 0
             while True:
                 choices = node.choices
                 if choices is None:
@@ -546,9 +554,21 @@ class Tree:
                 kind = node.kind
                 child = node.children.get(slot)
                 if kind >= PICK_ARROW:  # PICK_ARROW or PICK_MOVE: the move is complete
-                    play(_new_move(Move, (node.origin, node.target, choice))
-                         if kind == PICK_ARROW else choice)
-                    played += 1
+                    # Position.play_unchecked written out, without the history:
+                    # the search takes its moves back itself (``moved``).
+                    if kind == PICK_ARROW:
+                        origin, target, arrow = node.origin, node.target, choice
+                    else:
+                        origin, target, arrow = choice
+                    colour = board.to_move
+                    cells[origin] = EMPTY
+                    cells[target] = colour
+                    cells[arrow] = ARROW
+                    board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
+                    squares = amazons_of[colour]
+                    squares[squares.index(origin)] = target
+                    board.to_move = 3 - colour
+                    push((colour, origin, target, arrow))
                     if child is None:
                         if plain:
                             probability, solved = win_probability(evaluate(board), sharpness), False
@@ -566,7 +586,7 @@ class Tree:
                     # Inside a move: the next level is needed at once, to go on choosing.
                     if self.node_count >= max_nodes:
                         play(self._finish_move(board, node, choice))
-                        played += 1
+                        push(None)  # taken back by Position.undo
                         probability = leaf(board, config)[0]
                         break
                     if kind == PICK_AMAZON:
@@ -585,8 +605,19 @@ class Tree:
                 node.child_visits[slot] += 1
                 node.child_wins[slot] += probability if node.to_move == leaf_colour else loss
             clear()
-            for _ in range(played):
-                undo()
+            while moved:  # Position.undo written out, last move first
+                last = pop()
+                if last is None:
+                    undo()
+                    continue
+                colour, origin, target, arrow = last
+                cells[arrow] = EMPTY  # first: the arrow may stand on the origin
+                cells[target] = EMPTY
+                cells[origin] = colour
+                board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
+                squares = amazons_of[colour]
+                squares[squares.index(target)] = origin
+                board.to_move = colour
             budget.done += 1
 
     def _leaf_probability(self, board: Position, config: MctsConfig) -> tuple[float, bool]:
