@@ -37,7 +37,7 @@ from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, ReachMemo, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
-from stargtp.engine.bits import bit_list, iter_bits
+from stargtp.engine.bits import bit_list
 from stargtp.engine.colour import EMPTY
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.collector import collector_paused
@@ -361,9 +361,34 @@ class MoveOrdering:
         each lowest square first, gives the arrows best first, ties in
         square order, as sorting them by :meth:`_arrow_scorer` does
         (``tests/test_amazons_search.py`` compares the two)."""
-        reach = self._reach(board)
-        arrows = reach(target, board.occupied ^ (1 << origin))
-        reached, twice, near, own = self._arrow_masks(board, origin, target, reach)
+        # _arrow_masks with the memo's reaches (:meth:`_reach`), both
+        # written out: this runs on every new arrow node.
+        geo = board.geometry
+        memo = self._memo
+        if memo is None or memo.geometry is not geo:
+            memo = self._memo = ReachMemo(geo)
+        lines, tags, known, ray_masks = memo.parts()
+        lifted = board.occupied ^ (1 << origin)
+        key = (lifted & lines[target]) | tags[target]
+        arrows = known.get(key)
+        if arrows is None:
+            arrows = known[key] = queen_reach(target, lifted, ray_masks)
+        after = lifted ^ (1 << target)
+        king_masks = geo.king_masks
+        reached = twice = near = 0
+        me = board.to_move
+        for square in board.amazons(3 - me):
+            key = (after & lines[square]) | tags[square]
+            reach_here = known.get(key)
+            if reach_here is None:
+                reach_here = known[key] = queen_reach(square, after, ray_masks)
+            twice |= reached & reach_here
+            reached |= reach_here
+            near |= king_masks[square]
+        own = king_masks[target]
+        for square in board.amazons(me):
+            if square != origin:
+                own |= king_masks[square]
         # score = [reached] + [twice] + 2 [near] - [own], twice within reached:
         # first the classes of [reached] + [twice] + 2 [near] (0 to 4) ...
         close = arrows & near
@@ -398,8 +423,11 @@ class MoveOrdering:
 
 def _class_walk(classes: tuple[int, ...]) -> Iterator[int]:
     """The squares of each mask of ``classes`` in turn, lowest first."""
-    for mask in classes:
-        yield from iter_bits(mask)
+    for mask in classes:  # iter_bits(mask) written out
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
 
 
 def _ucb_tables(config: MctsConfig) -> tuple[list[int], list[float], Callable[[int], int]]:
@@ -510,6 +538,7 @@ class Tree:
         # The default leaf, the evaluation alone, without the general call.
         plain = not (config.regions or config.plies or config.region_eval)
         sharpness = config.sharpness
+        linear = sharpness == 1.0
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
@@ -570,8 +599,14 @@ class Tree:
                     board.to_move = 3 - colour
                     push((colour, origin, target, arrow))
                     if child is None:
-                        if plain:
-                            probability, solved = win_probability(evaluate(board), sharpness), False
+                        if plain:  # win_probability(evaluate(board), sharpness) written out
+                            value = evaluate(board)
+                            if linear:
+                                probability = (1.0 + value) * 0.5
+                            else:
+                                up = (1.0 + value) ** sharpness
+                                probability = up / (up + (1.0 - value) ** sharpness)
+                            solved = False
                         else:
                             probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
