@@ -513,6 +513,42 @@ def test_a_search_that_reaches_a_lost_position_is_the_one_of_d67567e():
     assert [w for _, (_, w) in most] == pytest.approx([862.384061, 100.063437, 92.761336], abs=1e-6)
 
 
+# Searches on the paths the ones above do not take (a full tree, whose
+# iterations finish a move at random and take it back with Position.undo
+# among the search's own take-backs; random plies and the region terms at
+# the leaf), as 286fb12 made them: the search's own play/undo of the moves
+# must leave them as they were.
+SEARCHES_OF_286FB12 = {
+    (8, "max_nodes=60,plies=2"): ((17, 33, 32), 21, [((17, 33, 32), 1099, 861.461942),
+                                                     ((17, 33, 17), 201, 150.879207),
+                                                     ((17, 25, 32), 108, 80.031184)]),
+    (8, "regions=on,region_eval=on"): ((17, 33, 32), 32, [((17, 33, 32), 1017, 804.702488),
+                                                          ((17, 33, 40), 148, 110.591842),
+                                                          ((17, 33, 25), 96, 70.4453)]),
+    (10, "split=1,max_nodes=40,playouts=300"): ((45, 54, 72), 10, [((45, 54, 72), 40, 39.826305),
+                                                                   ((45, 54, 24), 38, 37.698516),
+                                                                   ((45, 54, 81), 37, 36.629142)]),
+}
+
+
+@pytest.mark.parametrize("size,params", list(SEARCHES_OF_286FB12))
+def test_full_tree_and_leaf_options_search_as_before(size, params):
+    from stargtp.engine.players import make_player
+
+    rng = random.Random(size * 100 + 10)
+    p = Position(size)
+    for _ in range(30):
+        p.play_unchecked(random_move(p, rng))
+    values = {"playouts": "1500", **dict(item.split("=") for item in params.split(","))}
+    result = make_player("amazons-mcts", seed=3, **values).genmove(p, Limits())
+    move, visited, top = SEARCHES_OF_286FB12[size, params]
+    assert tuple(result.move) == move and result.playouts == int(values["playouts"])
+    assert len(result.root) == visited
+    most = sorted(result.root.items(), key=lambda item: (-item[1][0], tuple(item[0])))[:3]
+    assert [(tuple(m), v) for m, (v, _) in most] == [(m, v) for m, v, _ in top]
+    assert [w for _, (_, w) in most] == pytest.approx([w for _, _, w in top], abs=1e-6)
+
+
 # -- regions: separated positions solved in the tree -----------------------------------------
 
 def separated_positions(count: int, size: int = 8) -> list[Position]:

@@ -217,6 +217,13 @@ class ReachMemo:
         """Per square, a bit above the board's that names it in the keys."""
         self._memo: dict[int, int] = {}
 
+    def parts(self) -> tuple[tuple[int, ...], tuple[int, ...], dict[int, int], tuple[int, ...]]:
+        """``(lines, tags, memo, ray_masks)``, for a hot loop that writes
+        :meth:`reach` out: the key of ``square`` is ``(occupied &
+        lines[square]) | tags[square]``, and a key not in ``memo`` gets
+        ``queen_reach(square, occupied, ray_masks)`` stored under it."""
+        return self._lines, self._tags, self._memo, self._ray_masks
+
     def reach(self, square: int, occupied: int) -> int:
         """``queen_reach(square, occupied, ray_masks)``."""
         key = (occupied & self._lines[square]) | self._tags[square]

@@ -32,11 +32,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
+from stargtp.engine.amazons.geometry import ARROW
 from stargtp.engine.amazons.playout import cutoff_playout
-from stargtp.engine.amazons.position import Move, Position, ReachMemo, _new_move, queen_reach, reach_counter
+from stargtp.engine.amazons.position import Move, Position, ReachMemo, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
-from stargtp.engine.bits import bit_list, iter_bits
+from stargtp.engine.bits import bit_list
+from stargtp.engine.colour import EMPTY
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.collector import collector_paused
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -359,9 +361,34 @@ class MoveOrdering:
         each lowest square first, gives the arrows best first, ties in
         square order, as sorting them by :meth:`_arrow_scorer` does
         (``tests/test_amazons_search.py`` compares the two)."""
-        reach = self._reach(board)
-        arrows = reach(target, board.occupied ^ (1 << origin))
-        reached, twice, near, own = self._arrow_masks(board, origin, target, reach)
+        # _arrow_masks with the memo's reaches (:meth:`_reach`), both
+        # written out: this runs on every new arrow node.
+        geo = board.geometry
+        memo = self._memo
+        if memo is None or memo.geometry is not geo:
+            memo = self._memo = ReachMemo(geo)
+        lines, tags, known, ray_masks = memo.parts()
+        lifted = board.occupied ^ (1 << origin)
+        key = (lifted & lines[target]) | tags[target]
+        arrows = known.get(key)
+        if arrows is None:
+            arrows = known[key] = queen_reach(target, lifted, ray_masks)
+        after = lifted ^ (1 << target)
+        king_masks = geo.king_masks
+        reached = twice = near = 0
+        me = board.to_move
+        for square in board.amazons(3 - me):
+            key = (after & lines[square]) | tags[square]
+            reach_here = known.get(key)
+            if reach_here is None:
+                reach_here = known[key] = queen_reach(square, after, ray_masks)
+            twice |= reached & reach_here
+            reached |= reach_here
+            near |= king_masks[square]
+        own = king_masks[target]
+        for square in board.amazons(me):
+            if square != origin:
+                own |= king_masks[square]
         # score = [reached] + [twice] + 2 [near] - [own], twice within reached:
         # first the classes of [reached] + [twice] + 2 [near] (0 to 4) ...
         close = arrows & near
@@ -396,8 +423,11 @@ class MoveOrdering:
 
 def _class_walk(classes: tuple[int, ...]) -> Iterator[int]:
     """The squares of each mask of ``classes`` in turn, lowest first."""
-    for mask in classes:
-        yield from iter_bits(mask)
+    for mask in classes:  # iter_bits(mask) written out
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
 
 
 def _ucb_tables(config: MctsConfig) -> tuple[list[int], list[float], Callable[[int], int]]:
@@ -483,6 +513,13 @@ class Tree:
         rng = self.rng
         board = position.copy()
         play, undo = board.play_unchecked, board.undo
+        # The moves of an iteration are played on ``board`` directly (its
+        # cells, occupied squares, amazons and side to move; not its
+        # history) and taken back in the same way: (colour, origin, target,
+        # arrow) of each in ``moved``, or None for one played by ``play``.
+        cells, amazons_of = board.board, board._amazons
+        moved: list[tuple[int, int, int, int] | None] = []
+        push, pop = moved.append, moved.pop
         ordering = MoveOrdering(config.order, rng, budget.out_of_time, config.split_order)
         init_node = self._init_node
         position_kind = POSITION_KIND[config.split]
@@ -501,11 +538,11 @@ class Tree:
         # The default leaf, the evaluation alone, without the general call.
         plain = not (config.regions or config.plies or config.region_eval)
         sharpness = config.sharpness
+        linear = sharpness == 1.0
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
             node = root
-            played = 0
             while True:
                 choices = node.choices
                 if choices is None:
@@ -546,12 +583,30 @@ class Tree:
                 kind = node.kind
                 child = node.children.get(slot)
                 if kind >= PICK_ARROW:  # PICK_ARROW or PICK_MOVE: the move is complete
-                    play(_new_move(Move, (node.origin, node.target, choice))
-                         if kind == PICK_ARROW else choice)
-                    played += 1
+                    # Position.play_unchecked written out, without the history:
+                    # the search takes its moves back itself (``moved``).
+                    if kind == PICK_ARROW:
+                        origin, target, arrow = node.origin, node.target, choice
+                    else:
+                        origin, target, arrow = choice
+                    colour = board.to_move
+                    cells[origin] = EMPTY
+                    cells[target] = colour
+                    cells[arrow] = ARROW
+                    board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
+                    squares = amazons_of[colour]
+                    squares[squares.index(origin)] = target
+                    board.to_move = 3 - colour
+                    push((colour, origin, target, arrow))
                     if child is None:
-                        if plain:
-                            probability, solved = win_probability(evaluate(board), sharpness), False
+                        if plain:  # win_probability(evaluate(board), sharpness) written out
+                            value = evaluate(board)
+                            if linear:
+                                probability = (1.0 + value) * 0.5
+                            else:
+                                up = (1.0 + value) ** sharpness
+                                probability = up / (up + (1.0 - value) ** sharpness)
+                            solved = False
                         else:
                             probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
@@ -566,7 +621,7 @@ class Tree:
                     # Inside a move: the next level is needed at once, to go on choosing.
                     if self.node_count >= max_nodes:
                         play(self._finish_move(board, node, choice))
-                        played += 1
+                        push(None)  # taken back by Position.undo
                         probability = leaf(board, config)[0]
                         break
                     if kind == PICK_AMAZON:
@@ -585,8 +640,19 @@ class Tree:
                 node.child_visits[slot] += 1
                 node.child_wins[slot] += probability if node.to_move == leaf_colour else loss
             clear()
-            for _ in range(played):
-                undo()
+            while moved:  # Position.undo written out, last move first
+                last = pop()
+                if last is None:
+                    undo()
+                    continue
+                colour, origin, target, arrow = last
+                cells[arrow] = EMPTY  # first: the arrow may stand on the origin
+                cells[target] = EMPTY
+                cells[origin] = colour
+                board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
+                squares = amazons_of[colour]
+                squares[squares.index(target)] = origin
+                board.to_move = colour
             budget.done += 1
 
     def _leaf_probability(self, board: Position, config: MctsConfig) -> tuple[float, bool]:
