@@ -201,6 +201,36 @@ def test_play_and_undo_restore_exactly():
         p.undo()
 
 
+def bare_state(p: Position):
+    """All of a position but its history."""
+    return (list(p.board), p.to_move, p.occupied, p.amazons(BLACK), p.amazons(WHITE), p.is_over(),
+            sorted(p.legal_moves()))
+
+
+def test_place_and_lift_are_play_and_undo_without_the_history():
+    # Position.place / lift, the search's bare moves, against play_unchecked /
+    # undo on seeded random games, arrows on the vacated square included.
+    rng = random.Random(27)
+    vacated = 0
+    for size in (6, 8, 10):
+        for _ in range(3):
+            bare, full = Position(size), Position(size)
+            placed = []
+            while not full.is_over() and len(placed) < 40:
+                move = rng.choice(full.legal_moves())
+                vacated += move[2] == move[0]  # (origin, target, arrow)
+                placed.append((bare.to_move, *move))
+                bare.place(bare.to_move, *move)
+                full.play_unchecked(move)
+                assert bare.history == [] and bare_state(bare) == bare_state(full)
+            while placed:
+                bare.lift(*placed.pop())
+                full.undo()
+                assert bare_state(bare) == bare_state(full)
+            assert bare_state(bare) == bare_state(Position(size))
+    assert vacated > 0
+
+
 def test_out_of_turn_moves_and_undo_restore_the_side_to_move():
     p = Position()
     p.play(p.parse_move("a7-a6/a5"), BLACK)  # Black plays while White is to move

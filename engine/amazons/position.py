@@ -623,7 +623,17 @@ class Position:
         self._push(move, self.to_move)
 
     def _push(self, move: Move, colour: int) -> None:
-        origin, target, arrow = move
+        self._movers.append(self.to_move)
+        self.place(colour, *move)
+        self.history.append((colour, move))
+
+    def place(self, colour: int, origin: int, target: int, arrow: int) -> None:
+        """The board part of a move, for a search that takes its moves back
+        itself (:meth:`lift`): ``colour``'s amazon steps and shoots, and the
+        opponent is to move; no check and no history.
+
+        .. warning:: an illegal move corrupts the position.
+        """
         board = self.board
         board[origin] = EMPTY
         board[target] = colour
@@ -632,16 +642,10 @@ class Position:
         self._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
         squares = self._amazons[colour]
         squares[squares.index(origin)] = target
-        self.history.append((colour, move))
-        self._movers.append(self.to_move)
-        self.to_move = opponent(colour)
+        self.to_move = 3 - colour
 
-    def undo(self) -> None:
-        """Take back the last move exactly, side to move included; CannotUndo
-        if there is none."""
-        if not self.history:
-            raise CannotUndo("no move to undo")
-        colour, (origin, target, arrow) = self.history.pop()
+    def lift(self, colour: int, origin: int, target: int, arrow: int) -> None:
+        """Take back the move :meth:`place` made last, ``colour`` to move."""
         board = self.board
         board[arrow] = EMPTY  # first: the arrow may stand on the origin
         board[target] = EMPTY
@@ -649,6 +653,15 @@ class Position:
         self._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
         squares = self._amazons[colour]
         squares[squares.index(target)] = origin
+        self.to_move = colour
+
+    def undo(self) -> None:
+        """Take back the last move exactly, side to move included; CannotUndo
+        if there is none."""
+        if not self.history:
+            raise CannotUndo("no move to undo")
+        colour, move = self.history.pop()
+        self.lift(colour, *move)
         self.to_move = self._movers.pop()
 
     def copy(self) -> "Position":

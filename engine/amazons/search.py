@@ -32,13 +32,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from stargtp.engine.amazons.evaluation import evaluate, evaluate_corrected
-from stargtp.engine.amazons.geometry import ARROW
 from stargtp.engine.amazons.playout import cutoff_playout
 from stargtp.engine.amazons.position import Move, Position, ReachMemo, queen_reach, reach_counter
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.tactics import arrow_tactics
 from stargtp.engine.bits import bit_list
-from stargtp.engine.colour import EMPTY
 from stargtp.engine.search.base import Budget, Limits, SearchResult, never_stop, root_lead
 from stargtp.engine.search.collector import collector_paused
 from stargtp.engine.search.tree import TreePlayer, most_visited
@@ -513,11 +511,11 @@ class Tree:
         rng = self.rng
         board = position.copy()
         play, undo = board.play_unchecked, board.undo
-        # The moves of an iteration are played on ``board`` directly (its
-        # cells, occupied squares, amazons and side to move; not its
-        # history) and taken back in the same way: (colour, origin, target,
-        # arrow) of each in ``moved``, or None for one played by ``play``.
-        cells, amazons_of = board.board, board._amazons
+        # The moves of an iteration are played on ``board`` without its
+        # history (Position.place) and taken back in the same way
+        # (Position.lift): (colour, origin, target, arrow) of each in
+        # ``moved``, or None for one played by ``play``.
+        place, lift = board.place, board.lift
         moved: list[tuple[int, int, int, int] | None] = []
         push, pop = moved.append, moved.pop
         ordering = MoveOrdering(config.order, rng, budget.out_of_time, config.split_order)
@@ -583,20 +581,14 @@ class Tree:
                 kind = node.kind
                 child = node.children.get(slot)
                 if kind >= PICK_ARROW:  # PICK_ARROW or PICK_MOVE: the move is complete
-                    # Position.play_unchecked written out, without the history:
-                    # the search takes its moves back itself (``moved``).
+                    # Without the history: the search takes its moves back
+                    # itself (``moved``).
                     if kind == PICK_ARROW:
                         origin, target, arrow = node.origin, node.target, choice
                     else:
                         origin, target, arrow = choice
                     colour = board.to_move
-                    cells[origin] = EMPTY
-                    cells[target] = colour
-                    cells[arrow] = ARROW
-                    board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
-                    squares = amazons_of[colour]
-                    squares[squares.index(origin)] = target
-                    board.to_move = 3 - colour
+                    place(colour, origin, target, arrow)
                     push((colour, origin, target, arrow))
                     if child is None:
                         if plain:  # win_probability(evaluate(board), sharpness) written out
@@ -640,19 +632,12 @@ class Tree:
                 node.child_visits[slot] += 1
                 node.child_wins[slot] += probability if node.to_move == leaf_colour else loss
             clear()
-            while moved:  # Position.undo written out, last move first
+            while moved:  # last move first
                 last = pop()
                 if last is None:
                     undo()
-                    continue
-                colour, origin, target, arrow = last
-                cells[arrow] = EMPTY  # first: the arrow may stand on the origin
-                cells[target] = EMPTY
-                cells[origin] = colour
-                board._occupied ^= (1 << origin) ^ (1 << target) ^ (1 << arrow)
-                squares = amazons_of[colour]
-                squares[squares.index(target)] = origin
-                board.to_move = colour
+                else:
+                    lift(*last)
             budget.done += 1
 
     def _leaf_probability(self, board: Position, config: MctsConfig) -> tuple[float, bool]:
