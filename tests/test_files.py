@@ -201,6 +201,12 @@ def test_for_a_tree_nobody_changes_the_walk_agrees_with_realpath(tmp_path: Path)
         "not a directory via a link": 66, "too many levels of symbolic links via a link": 69}
 
 
+FLIPPED = "refused: too many levels of symbolic links"
+"""A safe refusal a race may also get, now and then: the name was a link when
+opened and not when read back, over and over, and each look again counts as a
+link, up to files.MAX_LINKS (seen once in 2,000 loads on an idle machine)."""
+
+
 def race(load: Callable[[], str], states: set[str]) -> collections.Counter[str]:
     """The outcomes of calls of ``load()``: RACE_LOADS of them at least, and
     more until every one of ``states`` has been seen (fewer if RACE_SECONDS
@@ -221,8 +227,8 @@ def test_a_name_swapped_for_a_link_out_is_never_read_through(tree: Path) -> None
     with Swapper(tree / "race.sgf", tree / "race.link"):
         states = {"race.sgf", f"refused: {OUTSIDE}"}
         outcomes = race(lambda: outcome(tree, "race.sgf"), states)
-    # Both states were seen (the race did run), and nothing else.
-    assert set(outcomes) == states, outcomes
+    # Both states were seen (the race did run), and nothing else but FLIPPED.
+    assert states <= set(outcomes) <= states | {FLIPPED}, outcomes
 
 
 def test_a_directory_swapped_for_a_link_out_is_never_walked_through(tree: Path) -> None:
@@ -236,7 +242,7 @@ def test_a_directory_swapped_for_a_link_out_is_never_walked_through(tree: Path) 
     with Swapper(tree / "way", tree / "way.link"):
         states = {"b.sgf", f"refused: {OUTSIDE}"}
         outcomes = race(lambda: outcome(tree, "way/b.sgf"), states)
-    assert set(outcomes) == states, outcomes
+    assert states <= set(outcomes) <= states | {FLIPPED}, outcomes
 
 
 def test_the_answer_tells_nothing_of_which_names_exist_outside(tmp_path: Path) -> None:

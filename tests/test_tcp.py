@@ -630,8 +630,9 @@ def test_loadsgf_of_a_name_swapped_for_a_link_never_reads_outside_the_file_dir(t
         for load, size in answers)
     print(f"loadsgf race over TCP: {dict(counts)} in {len(answers)} loads")
     assert counts["outside"] == counts["other"] == 0, counts
-    assert {load for load, _ in answers} <= {
-        b"=\n\n", b"? cannot load file: the path is outside the server's file directory\n\n"}
+    assert {load for load, _ in answers} <= {  # or, now and then, a name that flipped too often
+        b"=\n\n", b"? cannot load file: the path is outside the server's file directory\n\n",
+        b"? cannot load file: too many levels of symbolic links\n\n"}
     assert b"Traceback" not in log and b"internal error" not in log, log.decode(errors="replace")
     # Both states of the name were seen: the race did run.
     assert counts["inside"] > 0 and counts["cannot load"] > 0, counts
