@@ -27,7 +27,6 @@ side to move runs out first.
 from __future__ import annotations
 
 import math
-from math import tanh
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -387,6 +386,19 @@ def _king_stack(sources: int, empty: int, packing: _Packing) -> tuple[int, int, 
         frontier = new
 
 
+def _territory(own: int, other: int, reach_stack: int, field: int) -> tuple[float, int]:
+    """``t``: squares nearer to the side to move (at distance ``k + 1`` from
+    it and not reached by the opponent by then) minus those nearer to the
+    opponent, plus the tie bonus per square at the same distance from both;
+    and the number of those ties, which ``w`` needs too. ``own`` and
+    ``other`` are a stack's fields of the side to move and of the opponent
+    (the stack ``&`` :attr:`_Packing.mine` and ``&`` :attr:`_Packing.theirs`)."""
+    nearer = (own & ~(reach_stack >> field)).bit_count()
+    farther = (other & ~(reach_stack << field)).bit_count()
+    ties = (own & (other >> field)).bit_count()
+    return nearer - farther + TIE_BONUS * ties, ties
+
+
 def _terms(position: Position, live: bool = False) -> tuple[float, float, float, float, float, float] | None:
     """``(t1, t2, c1, c2, w, mobility)`` from the side to move's point of view
     (the module docstring defines them); with ``live``, None instead when
@@ -435,13 +447,7 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     queens, queens_reached, c1 = _queen_stack(amazons, mirrored_empty, everything, packing)
     # Each side's fields of the stacks: a pair of layers is then one ``&``.
     own, other = queens & mine, queens & theirs
-    # t1: squares nearer to the side to move (at distance k + 1 from it and
-    # not reached by the opponent by then) minus those nearer to the
-    # opponent, plus the tie bonus per square at the same distance from
-    # both; w needs the ties too. t2 the same on the king stacks.
-    ties = (own & (other >> field)).bit_count()
-    t1 = ((own & ~(queens_reached >> field)).bit_count()
-          - (other & ~(queens_reached << field)).bit_count() + TIE_BONUS * ties)
+    t1, ties = _territory(own, other, queens_reached, field)
     # w: squares at distance i + 1 from the side to move and j + 1 from the
     # opponent, for each difference d = j - i: the opponent's stack moved
     # down by d blocks onto the side to move's (d >= 0), or the side to
@@ -470,9 +476,7 @@ def _terms(position: Position, live: bool = False) -> tuple[float, float, float,
     # order.
 
     own, other = kings & mine, kings & theirs
-    t2 = ((own & ~(kings_reached >> field)).bit_count()
-          - (other & ~(kings_reached << field)).bit_count()
-          + TIE_BONUS * (own & (other >> field)).bit_count())
+    t2 = _territory(own, other, kings_reached, field)[0]
     # c2: differences below 6 from the stacks as for w; a square 6 or more
     # nearer to one side, or reached by that side only, counts 1 for it:
     # those are its squares at distance k + 1 that the other had not
@@ -526,12 +530,8 @@ def evaluate(position: Position) -> float:
     terms = _terms(position, True)
     if terms is None:
         return -1.0
-    # _phase_and_raw written out.
-    t1, t2, c1, c2, w, mobility = terms
-    phase = w / (w + PHASE_HALF * position.size)
-    raw = ((1 - phase) * (t1 - TEMPO) + phase * (0.4 * t2 + 0.3 * c1 + 0.3 * c2)
-           + phase * MOBILITY_WEIGHT * mobility)
-    return tanh(raw / SCALE)
+    _, raw = _phase_and_raw(*terms, position.size)
+    return math.tanh(raw / SCALE)
 
 
 def evaluate_corrected(position: Position, territory_correction: float) -> float:

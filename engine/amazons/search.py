@@ -184,14 +184,14 @@ class MoveOrdering:
         self.split_order = split_order
         self._memo: ReachMemo | None = None
 
-    def _reach(self, board: Position) -> Callable[[int, int], int]:
-        """``queen_reach`` on ``board``'s size with this ordering's memo
+    def _reach_memo(self, board: Position) -> ReachMemo:
+        """This ordering's memo of ``queen_reach`` for ``board``'s size
         (:class:`ReachMemo`: a search's nodes ask about the same lines again
         and again); a board of another size starts a new memo."""
         memo = self._memo
         if memo is None or memo.geometry is not board.geometry:
             memo = self._memo = ReachMemo(board.geometry)
-        return memo.reach
+        return memo
 
     def start(self, node: Node, board: Position) -> tuple[list, Iterator | None, int]:
         """For the search, ``(choices, more, count)`` of ``node`` on
@@ -240,7 +240,7 @@ class MoveOrdering:
 
     def _destinations(self, board: Position, origin: int) -> list[int]:
         occupied = board.occupied
-        targets = bit_list(self._reach(board)(origin, occupied))
+        targets = bit_list(self._reach_memo(board).reach(origin, occupied))
         if self.order == "none":
             self.rng.shuffle(targets)
             return targets
@@ -325,24 +325,18 @@ class MoveOrdering:
         return score
 
     @staticmethod
-    def _arrow_masks(board: Position, origin: int, target: int,
-                     reach: Callable[[int, int], int] | None = None) -> tuple[int, int, int, int]:
+    def _arrow_masks(board: Position, origin: int, target: int) -> tuple[int, int, int, int]:
         """The squares of the cheap arrow score after the amazon's step
         ``origin -> target``: reached by an opponent amazon, by two of them,
-        next to one, and next to one of ours. ``reach(square, occupied)``
-        is ``queen_reach`` (by default the plain function)."""
+        next to one, and next to one of ours (the plain form of what
+        :meth:`_arrow_classes` computes with the memo)."""
         geo = board.geometry
         king_masks = geo.king_masks
-        if reach is None:
-            ray_masks = geo.ray_masks
-
-            def reach(square: int, occupied: int) -> int:
-                return queen_reach(square, occupied, ray_masks)
-
+        ray_masks = geo.ray_masks
         after = board.occupied ^ (1 << origin) ^ (1 << target)
         reached = twice = near = 0
         for square in board.amazons(3 - board.to_move):
-            reach_here = reach(square, after)
+            reach_here = queen_reach(square, after, ray_masks)
             twice |= reached & reach_here
             reached |= reach_here
             near |= king_masks[square]
@@ -359,13 +353,10 @@ class MoveOrdering:
         each lowest square first, gives the arrows best first, ties in
         square order, as sorting them by :meth:`_arrow_scorer` does
         (``tests/test_amazons_search.py`` compares the two)."""
-        # _arrow_masks with the memo's reaches (:meth:`_reach`), both
+        # _arrow_masks with the memo's reaches (:meth:`_reach_memo`), both
         # written out: this runs on every new arrow node.
         geo = board.geometry
-        memo = self._memo
-        if memo is None or memo.geometry is not geo:
-            memo = self._memo = ReachMemo(geo)
-        lines, tags, known, ray_masks = memo.parts()
+        lines, tags, known, ray_masks = self._reach_memo(board).parts()
         lifted = board.occupied ^ (1 << origin)
         key = (lifted & lines[target]) | tags[target]
         arrows = known.get(key)
@@ -536,7 +527,6 @@ class Tree:
         # The default leaf, the evaluation alone, without the general call.
         plain = not (config.regions or config.plies or config.region_eval)
         sharpness = config.sharpness
-        linear = sharpness == 1.0
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
@@ -591,14 +581,8 @@ class Tree:
                     place(colour, origin, target, arrow)
                     push((colour, origin, target, arrow))
                     if child is None:
-                        if plain:  # win_probability(evaluate(board), sharpness) written out
-                            value = evaluate(board)
-                            if linear:
-                                probability = (1.0 + value) * 0.5
-                            else:
-                                up = (1.0 + value) ** sharpness
-                                probability = up / (up + (1.0 - value) ** sharpness)
-                            solved = False
+                        if plain:
+                            probability, solved = win_probability(evaluate(board), sharpness), False
                         else:
                             probability, solved = leaf(board, config)
                         if node.child_visits[slot] >= expand and self.node_count < max_nodes:
