@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from stargtp.engine.amazons import Position, random_move
+from stargtp.engine.amazons.evaluation import evaluate
+from stargtp.engine.amazons.position import Move
 from tests.diagrams import amazons_diagram
 from stargtp.engine.amazons.regions import RegionSolver
 from stargtp.engine.amazons.scoring import is_settled, score
@@ -614,3 +616,70 @@ def test_region_parameters():
     for params in ({"region_eval": "on"}, {"region_eval": "on", "regions": "on"}, {"region_nodes": "1", "regions": "on"}):
         result = AmazonsMcts(seed=2, **params).genmove(position, Limits(playouts=200))
         assert position.is_legal(result.move) and result.playouts == 200
+
+
+# -- implicit minimax ------------------------------------------------------------------------
+
+def minimax_from_scratch(node: Node, board: Position, sharpness: float) -> float:
+    """``node``'s implicit minimax value for its side to move, recomputed
+    from the tree and the evaluation alone, and every slot's stored value
+    checked against it on the way: a solved node its proved value, a node
+    never chosen from the evaluation's win probability, a position without
+    a move 0, any other node the best value of its tried slots."""
+    if node.solved is not None:
+        return node.solved
+    if node.choices is None:
+        return win_probability(evaluate(board), sharpness)
+    if node.count == 0:
+        return 0.0
+    best = -1.0
+    for slot in range(node.tried):
+        child = node.children[slot]
+        if node.kind in (PICK_ARROW, PICK_MOVE):
+            move = (Move(node.origin, node.target, node.choices[slot]) if node.kind == PICK_ARROW
+                    else node.choices[slot])
+            board.play_unchecked(move)
+            value = minimax_from_scratch(child, board, sharpness)
+            board.undo()
+            if child.to_move != node.to_move:
+                value = 1.0 - value
+        else:
+            value = minimax_from_scratch(child, board, sharpness)
+        assert node.child_values[slot] == value
+        best = max(best, value)
+    return best
+
+
+@pytest.mark.parametrize("split", ["1", "2", "3"])
+@pytest.mark.parametrize("regions", ["off", "on"])
+def test_implicit_minimax_values_are_the_minimax_of_the_leaf_evaluations(split, regions):
+    """Every slot's stored value against a recomputation from scratch, after
+    a search and after a second one on the reused tree; a late position, so
+    that the tree holds lost and (with the solver) solved positions."""
+    for position, checks in ((random_position(7, 6, 10), 2), (separated_positions(1)[0], 1)):
+        player = AmazonsMcts(seed=5, split=split, regions=regions, minimax="0.4")
+        first = player.genmove(position, Limits(playouts=600))
+        tree = player.tree
+        root_value = minimax_from_scratch(tree.root, position.copy(), 2.0)
+        assert 0.0 <= root_value <= 1.0
+        if checks == 2:  # the tree is kept for the position after the move
+            assert len(set(tree.root.child_values[:tree.root.tried])) > 1
+            position = position.copy()
+            position.play(first.move)
+            player.genmove(position, Limits(playouts=300))
+            assert player.tree is tree
+            minimax_from_scratch(tree.root, position.copy(), 2.0)
+
+
+def test_implicit_minimax_weight_changes_the_search_and_is_checked():
+    position = random_position(8, 8, 14)
+    plain = AmazonsMcts(seed=3).genmove(position, Limits(playouts=1500))
+    off = AmazonsMcts(seed=3, minimax="0").genmove(position, Limits(playouts=1500))
+    on = AmazonsMcts(seed=3, minimax="0.5").genmove(position, Limits(playouts=1500))
+    assert (plain.move, plain.root) == (off.move, off.root)
+    assert plain.root != on.root and position.is_legal(on.move)
+    player = AmazonsMcts(seed=1)
+    for value in ("-0.1", "1.5", "nan", "x"):
+        with pytest.raises(ValueError):
+            player.set_param("minimax", value)
+    assert player.params()["minimax"] == "0.0"

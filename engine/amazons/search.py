@@ -74,7 +74,7 @@ class Node:
     ``choices`` is None until the node is first selected from."""
 
     __slots__ = ("kind", "to_move", "origin", "target", "visits", "choices", "count", "more",
-                 "child_visits", "child_wins", "children", "tried", "solved")
+                 "child_visits", "child_wins", "child_values", "children", "tried", "solved")
 
     def __init__(self, kind: int, to_move: int, origin: int = -1, target: int = -1) -> None:
         self.kind = kind
@@ -96,6 +96,9 @@ class Node:
         self.child_visits: list[int] = []
         self.child_wins: list[float] = []
         """Sum of ``to_move``'s win probabilities over the visits of each slot."""
+        self.child_values: list[float] = []
+        """With ``minimax`` above 0: each tried slot's implicit minimax value,
+        ``to_move``'s win probability (see :meth:`Tree.search`)."""
         self.children: dict[int, Node] = {}
         self.tried = 0
         """Slots ``0 .. tried - 1`` have been visited; the next new one is ``tried``."""
@@ -130,6 +133,7 @@ class MctsConfig:
     region_eval: bool
     region_nodes: int
     split_order: float = 0.0
+    minimax: float = 0.0
 
 
 def win_probability(value: float, sharpness: float) -> float:
@@ -527,6 +531,8 @@ class Tree:
         # The default leaf, the evaluation alone, without the general call.
         plain = not (config.regions or config.plies or config.region_eval)
         sharpness = config.sharpness
+        minimax = config.minimax
+        average = 1.0 - minimax
         if self.solver is None or self.solver.node_budget != config.region_nodes:
             self.solver = RegionSolver(board.geometry, config.region_nodes)
         while budget.done == 0 or budget.more():
@@ -557,6 +563,15 @@ class Tree:
                     more = node.more
                     if more is not None:  # the new slot's choice is made now
                         choices.append(next(more))
+                elif minimax:
+                    child_visits, wins, values = node.child_visits, node.child_wins, node.child_values
+                    scale = scales[visits]
+                    slot, best_value = 0, -inf
+                    for i in range(width):
+                        n = child_visits[i]
+                        value = average * wins[i] / n + minimax * values[i] + sqrt(scale / n)
+                        if value > best_value:
+                            slot, best_value = i, value
                 else:
                     child_visits, wins = node.child_visits, node.child_wins
                     scale = scales[visits]
@@ -615,6 +630,23 @@ class Tree:
                 node.visits += 1
                 node.child_visits[slot] += 1
                 node.child_wins[slot] += probability if node.to_move == leaf_colour else loss
+            if minimax:
+                # Implicit minimax, leaf first: a slot's value is the leaf's
+                # probability or the best of its node's tried slots, seen
+                # from the chooser's side. A slot whose value stays the same
+                # leaves its node's best as it was, and so every value above
+                # (unless the slot is its node's first: the node's value was
+                # its parent's leaf evaluation until now).
+                value, colour = probability, leaf_colour
+                for node, slot in reversed(path):
+                    values = node.child_values
+                    if node.to_move != colour:
+                        value = 1.0 - value
+                    tried = node.tried
+                    if values[slot] == value and tried > 1:
+                        break
+                    values[slot] = value
+                    value, colour = max(values[:tried]), node.to_move
             clear()
             while moved:  # last move first
                 last = pop()
@@ -648,6 +680,7 @@ class Tree:
         node.count = count
         node.child_visits = [0] * count
         node.child_wins = [0.0] * count
+        node.child_values = [0.0] * count
         node.tried = 0
 
     def _finish_move(self, board: Position, node: Node, choice: Any) -> Move:
@@ -780,6 +813,7 @@ class AmazonsMcts(TreePlayer):
         "region_eval": (bool, False),
         "region_nodes": (int, 2000),
         "split_order": (float, 0.0),
+        "minimax": (float, 0.0),
         "reuse": (bool, True),
         "komi": (float, 0.0),
     }
@@ -806,6 +840,8 @@ class AmazonsMcts(TreePlayer):
             problem = "region_nodes must be at least 1"
         elif name == "split_order" and not 0 <= value < math.inf:
             problem = "split_order must be a finite number >= 0"
+        elif name == "minimax" and not 0 <= value <= 1:
+            problem = "minimax must be between 0 and 1"
         if problem:
             raise ValueError(problem)
         return value.lower() if name == "order" else value
@@ -818,7 +854,7 @@ class AmazonsMcts(TreePlayer):
             widen_exponent=v["widen_exponent"], exploration=v["exploration"],
             plies=v["plies"], sharpness=v["sharpness"], expand=v["expand"],
             max_nodes=v["max_nodes"], regions=v["regions"], region_eval=v["region_eval"],
-            region_nodes=v["region_nodes"], split_order=v["split_order"])
+            region_nodes=v["region_nodes"], split_order=v["split_order"], minimax=v["minimax"])
 
     def genmove(self, position: Position, limits: Limits,
                 should_stop: Callable[[], bool] = never_stop) -> SearchResult:
