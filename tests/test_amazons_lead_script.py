@@ -1,6 +1,6 @@
 """examples/amazons_lead.py: an engine's queen-territory lead, ply by ply, over
 a match's games, checked against a plain breadth-first count of queen
-distances."""
+distances (tests/amazons_reference.py)."""
 
 from __future__ import annotations
 
@@ -16,42 +16,11 @@ from stargtp.engine.colour import BLACK, WHITE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import amazons_lead  # noqa: E402
-
-STEPS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-
+from tests.amazons_reference import reference_territory  # noqa: E402
 
 def reference_lead(position: Position, colour: int) -> int:
-    """Squares ``colour`` reaches in fewer queen moves than the other colour,
-    less the other way round, by breadth-first search square by square."""
-    size = position.size
-    blocked = {s for s in range(size * size) if position.occupied >> s & 1}
-
-    def distances(col: int) -> dict[int, int]:
-        seen = {}
-        frontier = list(position.amazons(col))
-        depth = 0
-        while frontier:
-            depth += 1
-            nxt = []
-            for square in frontier:
-                row, column = divmod(square, size)
-                for dr, dc in STEPS:
-                    r, c = row + dr, column + dc
-                    while 0 <= r < size and 0 <= c < size and r * size + c not in blocked:
-                        s = r * size + c
-                        if s not in seen:
-                            seen[s] = depth
-                            nxt.append(s)
-                        r, c = r + dr, c + dc
-            frontier = nxt
-        return seen
-
-    mine, theirs = distances(colour), distances(3 - colour)
-    inf = float("inf")
-    empty = [s for s in range(size * size) if s not in blocked]
-    ahead = sum(mine.get(s, inf) < theirs.get(s, inf) for s in empty)
-    behind = sum(theirs.get(s, inf) < mine.get(s, inf) for s in empty)
-    return ahead - behind
+    nearer, farther = reference_territory(position, colour)
+    return nearer - farther
 
 
 def seeded_game(seed: int, plies: int) -> list[str]:

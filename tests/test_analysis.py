@@ -6,9 +6,9 @@ import random
 
 from stargtp.engine.amazons.evaluation import queen_territory
 from stargtp.engine.amazons.position import Position as AmazonsPosition
-from stargtp.engine.colour import EMPTY
 from stargtp.engine.star import Position
 from stargtp.protocol.server.session import SessionConfig
+from tests.amazons_reference import reference_territory
 from tests.gtp_helpers import converse, split_responses, stream_then_stop
 
 
@@ -82,37 +82,6 @@ def test_amazons_reports_territory():
     blocks, extras = parse_report(report)
     assert blocks[0]["move"].count("-") == 1 and "/" in blocks[0]["move"]
     assert [int(v) for v in extras["territory"]] == list(reference_territory(AmazonsPosition(6), 2))
-
-
-def reference_territory(position, colour: int) -> tuple[int, int]:
-    """Squares nearer by queen moves to ``colour`` / to the opponent, by a
-    plain breadth-first search over the squares."""
-    size = position.size
-    free = {sq for sq in range(size * size) if position.piece_at(sq) == EMPTY}
-
-    def distances(sources) -> dict[int, int]:
-        seen, frontier, depth = {}, list(sources), 0
-        while frontier:
-            depth += 1
-            reached = []
-            for sq in frontier:
-                row, col = divmod(sq, size)
-                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-                    r, c = row + dr, col + dc
-                    while 0 <= r < size and 0 <= c < size and r * size + c in free:
-                        there = r * size + c
-                        if there not in seen:
-                            seen[there] = depth
-                            reached.append(there)
-                        r, c = r + dr, c + dc
-            frontier = reached
-        return seen
-
-    mine, theirs = distances(position.amazons(colour)), distances(position.amazons(3 - colour))
-    far = 10 ** 6
-    nearer = sum(1 for sq in free if mine.get(sq, far) < theirs.get(sq, far))
-    farther = sum(1 for sq in free if theirs.get(sq, far) < mine.get(sq, far))
-    return nearer, farther
 
 
 def test_queen_territory_matches_the_reference():
