@@ -564,6 +564,8 @@ class Tree:
                     if more is not None:  # the new slot's choice is made now
                         choices.append(next(more))
                 elif minimax:
+                    # The UCB1 loop below with the minimax term: one loop for
+                    # both cost the default 1.7% an iteration (callgrind, 8x8).
                     child_visits, wins, values = node.child_visits, node.child_wins, node.child_values
                     scale = scales[visits]
                     slot, best_value = 0, -inf
