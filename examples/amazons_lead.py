@@ -1,5 +1,5 @@
 """Where an Amazons engine's lead goes: its queen-distance territory lead, ply
-by ply, over the games of a ``stargtp match`` results file.
+by ply, over the games of one or more ``stargtp match`` results files.
 
 Issue 27's losses had one shape: the engine led after the opening (+6 to
 +12 squares of queen-distance territory around plies 12 to 16 on 8x8) and
@@ -9,9 +9,11 @@ mean of its territory minus the opponent's after each ply (in buckets of
 ``--bucket`` plies, over the games that reached them), and how many games
 it led by ``--lead`` squares or more over the ``--window`` plies (the mean
 of those plies, so that who moved last does not decide it) and how many of
-those it won. Ply 0 is the empty board; the opening plies count.
+those it won. Ply 0 is the empty board; the opening plies count. Several
+results files (say, two samples of one match) are summed as one set of games.
 
     python examples/amazons_lead.py results.jsonl --engine one
+    python examples/amazons_lead.py sample1.jsonl sample2.jsonl --engine one
     python examples/amazons_lead.py results.jsonl --engine one --window 12-16 --lead 6
 
 The territory is :func:`stargtp.engine.amazons.evaluation.queen_territory`:
@@ -94,7 +96,7 @@ def parse_window(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", help="a stargtp match results file (--results)")
+    parser.add_argument("results", nargs="+", help="stargtp match results files (--results)")
     parser.add_argument("--engine", required=True, help="the engine's name in the match")
     parser.add_argument("--bucket", type=int, default=4, help="plies per line (default 4)")
     parser.add_argument("--window", type=parse_window, default=(12, 16),
@@ -103,14 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.bucket < 1:
         parser.error("--bucket must be at least 1")
-    try:
-        _, records = read_results(args.results)
-        games = [game_leads(game, args.engine) for game in records]
-    except (OSError, ResultsError, GameError, ValueError, KeyError, TypeError) as error:
-        print(f"amazons_lead: {args.results}: {error}", file=sys.stderr)
-        return 2
+    games = []
+    for path in args.results:
+        try:
+            _, records = read_results(path)
+            games += [game_leads(game, args.engine) for game in records]
+        except (OSError, ResultsError, GameError, ValueError, KeyError, TypeError) as error:
+            print(f"amazons_lead: {path}: {error}", file=sys.stderr)
+            return 2
     if not games:
-        print(f"amazons_lead: {args.results}: no games", file=sys.stderr)
+        print(f"amazons_lead: {', '.join(args.results)}: no games", file=sys.stderr)
         return 2
     for line in summary(games, args.engine, args.bucket, args.window, args.lead):
         print(line)

@@ -76,6 +76,25 @@ def test_leads_match_a_breadth_first_count_and_the_summary_adds_them_up(tmp_path
     assert lines[5] == "led by -30 or more over plies 8-10: 2 games, won 1, lost 1"
 
 
+def test_several_files_are_summed_as_one_set_of_games(tmp_path, capsys):
+    games = [record(1, "a", "b", seeded_game(4, 13), "a"), record(2, "b", "a", seeded_game(5, 9), "a"),
+             record(1, "a", "b", seeded_game(6, 10), "b")]
+    together, first, second = tmp_path / "all.jsonl", tmp_path / "1.jsonl", tmp_path / "2.jsonl"
+    write_results(together, [games[0], games[1], games[2] | {"number": 3, "key": "a vs b #3"}])
+    write_results(first, games[:2])
+    write_results(second, games[2:])
+    assert amazons_lead.main([str(together), "--engine", "a", "--window", "2-4", "--lead", "-99"]) == 0
+    expected = capsys.readouterr().out
+    assert expected.startswith("a: 3 games, won 2\n") and "over plies 2-4: 3 games, won 2, lost 1" in expected
+    assert amazons_lead.main([str(first), str(second), "--engine", "a", "--window", "2-4", "--lead", "-99"]) == 0
+    assert capsys.readouterr().out == expected
+    # A bad second file is named in the one line, and nothing goes to stdout.
+    write_results(second, [games[2] | {"game": "star"}])
+    assert amazons_lead.main([str(first), str(second), "--engine", "a"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"amazons_lead: {second}: game 1 is not an Amazons game\n"
+
+
 def test_the_lead_window_counts_only_games_that_led_over_it(tmp_path):
     moves = seeded_game(3, 12)
     game = amazons_lead.game_leads(record(1, "a", "b", moves, "b"), "a")
