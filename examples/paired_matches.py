@@ -26,10 +26,11 @@ import math
 import sys
 from dataclasses import dataclass
 
+from stargtp.protocol.tools.match.report import game_score
 from stargtp.protocol.tools.match.results import ResultsError, read_results
 
 
-@dataclass(frozen=True)
+@dataclass
 class Comparison:
     """The paired games' counts, from the engine's side."""
 
@@ -65,8 +66,7 @@ def points(game: dict, engine: str) -> float:
     """The engine's points in one game record (1, 1/2 or 0)."""
     if engine not in (game.get("black"), game.get("white")):
         raise ValueError(f"game {game.get('number')}: {engine!r} does not play in it")
-    winner = game.get("winner_engine")
-    return 1.0 if winner == engine else (0.5 if winner is None else 0.0)
+    return game_score(game, engine)
 
 
 def start(game: dict, engine: str) -> tuple:
@@ -76,23 +76,26 @@ def start(game: dict, engine: str) -> tuple:
     return moves, "black" if game.get("black") == engine else "white"
 
 
-def compare(first: list[dict], second: list[dict], engine: str,
-            comparison: Comparison = Comparison()) -> Comparison:
+def compare(first: list[dict], second: list[dict], engine: str, comparison: Comparison) -> None:
     """Add one pair of runs (their game records) to ``comparison``."""
     firsts = {game["number"]: game for game in first}
     seconds = {game["number"]: game for game in second}
-    counts = dict(vars(comparison))
-    counts["left_out"] += len(firsts.keys() ^ seconds.keys())
+    comparison.left_out += len(firsts.keys() ^ seconds.keys())
     for number in sorted(firsts.keys() & seconds.keys()):
         one, two = firsts[number], seconds[number]
         a, b = points(one, engine), points(two, engine)
         if start(one, engine) != start(two, engine):
             raise ValueError(f"game {number}: not the same opening and colours in both runs")
-        counts["first_points"] += a
-        counts["second_points"] += b
-        key = "second_only" if b > a else "first_only" if a > b else "neither" if a == 0 else "both"
-        counts[key] += 1
-    return Comparison(**counts)
+        comparison.first_points += a
+        comparison.second_points += b
+        if b > a:
+            comparison.second_only += 1
+        elif a > b:
+            comparison.first_only += 1
+        elif a == 0:
+            comparison.neither += 1
+        else:
+            comparison.both += 1
 
 
 def summary(comparison: Comparison, engine: str) -> list[str]:
@@ -123,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"paired_matches: {path}: {error}", file=sys.stderr)
                 return 2
         try:
-            comparison = compare(runs[0], runs[1], args.engine, comparison)
+            compare(runs[0], runs[1], args.engine, comparison)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             print(f"paired_matches: {pair[0]} and {pair[1]}: {error}", file=sys.stderr)
             return 2
