@@ -188,32 +188,35 @@ def layered_terms(position) -> tuple[float, float, float, float, float, float]:
     return t1, t2, c1, c2, w, mobility
 
 
+def queen_distances(size: int, free: set[int], sources) -> dict[int, int]:
+    """Queen moves from ``sources`` to each square of ``free`` they reach
+    (squares ``row * size + column``), breadth first, one ray at a time."""
+    seen, frontier, depth = {}, list(sources), 0
+    while frontier:
+        depth += 1
+        reached = []
+        for sq in frontier:
+            row, col = divmod(sq, size)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+                r, c = row + dr, col + dc
+                while 0 <= r < size and 0 <= c < size and r * size + c in free:
+                    there = r * size + c
+                    if there not in seen:
+                        seen[there] = depth
+                        reached.append(there)
+                    r, c = r + dr, c + dc
+        frontier = reached
+    return seen
+
+
 def reference_territory(position, colour: int) -> tuple[int, int]:
     """Squares nearer by queen moves to ``colour`` / to the opponent, by a
     plain breadth-first search over the squares (``position`` an engine
     position: its ``piece_at`` and ``amazons`` only)."""
     size = position.size
     free = {sq for sq in range(size * size) if position.piece_at(sq) == EMPTY}
-
-    def distances(sources) -> dict[int, int]:
-        seen, frontier, depth = {}, list(sources), 0
-        while frontier:
-            depth += 1
-            reached = []
-            for sq in frontier:
-                row, col = divmod(sq, size)
-                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-                    r, c = row + dr, col + dc
-                    while 0 <= r < size and 0 <= c < size and r * size + c in free:
-                        there = r * size + c
-                        if there not in seen:
-                            seen[there] = depth
-                            reached.append(there)
-                        r, c = r + dr, c + dc
-            frontier = reached
-        return seen
-
-    mine, theirs = distances(position.amazons(colour)), distances(position.amazons(3 - colour))
+    mine = queen_distances(size, free, position.amazons(colour))
+    theirs = queen_distances(size, free, position.amazons(3 - colour))
     far = 10 ** 6
     nearer = sum(1 for sq in free if mine.get(sq, far) < theirs.get(sq, far))
     farther = sum(1 for sq in free if theirs.get(sq, far) < mine.get(sq, far))

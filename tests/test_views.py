@@ -28,6 +28,7 @@ from stargtp.engine.star.geometry import geometry as star_geometry
 from stargtp.engine.star.diagram import star_layout
 from stargtp.protocol.server.session import SessionConfig
 from tests import third_game
+from tests.amazons_reference import queen_distances
 from tests.gtp_helpers import converse, split_responses
 
 COLOUR = {BLACK: "black", WHITE: "white"}
@@ -326,26 +327,11 @@ def queen_territory_by_hand(board: dict, size: int) -> dict:
     empty squares), and the squares one colour reaches strictly sooner."""
     names = [f"{'abcdefghij'[c]}{r + 1}" for r in range(size) for c in range(size)]
     occupied = {name for squares in board.values() for name in squares}
+    free = {index for index, name in enumerate(names) if name not in occupied}
 
     def distances(sources: list[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        frontier = sources
-        step = 0
-        while frontier:
-            step += 1
-            following = []
-            for name in frontier:
-                column, row = "abcdefghij".index(name[0]), int(name[1:]) - 1
-                for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-                    c, r = column + dc, row + dr
-                    while 0 <= c < size and 0 <= r < size and names[r * size + c] not in occupied:
-                        square = names[r * size + c]
-                        if square not in found:
-                            found[square] = step
-                            following.append(square)
-                        c, r = c + dc, r + dr
-            frontier = following
-        return found
+        found = queen_distances(size, free, [names.index(name) for name in sources])
+        return {names[index]: step for index, step in found.items()}
 
     black, white = distances(board["black"]), distances(board["white"])
     far = 10 ** 6
